@@ -1,0 +1,103 @@
+# Helpers that turn a chapter's folders into targets, so that a chapter's own
+# CMakeLists.txt is a few lines. Every chapter NN-slug gets:
+#
+#   rdv_chNN            its library, built from solutions/NN-slug
+#   rdv_chNN_exercise   the same library built from the learner's exercises/NN-slug
+#   <program>           each reference program, in <build>/bin
+#   <program>_exercise  the same program on the learner's library, in <build>/bin/exercise
+#   test_chNN           the chapter's tests against rdv_chNN
+#   test_chNN_exercise  the same tests against rdv_chNN_exercise
+#
+# The exercise copies link the *solutions* of earlier chapters (DEPENDS), so a
+# learner on chapter 5 stands on working chapters 1-4.
+
+# rdv_add_chapter(NN [SOURCES file.cpp...] [PROGRAMS name...] [DEPENDS target...])
+#   SOURCES   library sources, relative to the chapter folder
+#   PROGRAMS  programs, each built from <name>_main.cpp in the chapter folder
+#   DEPENDS   libraries the chapter uses (earlier chapters' rdv_chMM, Boost::json, ...)
+function(rdv_add_chapter number)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;PROGRAMS;DEPENDS")
+  get_filename_component(slug "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  set(solution_dir "${CMAKE_CURRENT_SOURCE_DIR}")
+  set(exercise_dir "${RDV_EXERCISE_ROOT}/${slug}")
+
+  set_property(GLOBAL APPEND PROPERTY RDV_CHAPTERS ${number})
+  set_property(GLOBAL PROPERTY RDV_CHAPTER_${number}_SLUG ${slug})
+  set_property(GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS ${arg_PROGRAMS})
+
+  _rdv_chapter_library(rdv_ch${number} "${solution_dir}" "${arg_SOURCES}" "${arg_DEPENDS}")
+  foreach(program IN LISTS arg_PROGRAMS)
+    _rdv_chapter_program(${program} rdv_ch${number} "${solution_dir}" bin)
+  endforeach()
+
+  if(RDV_BUILD_EXERCISES AND EXISTS "${exercise_dir}")
+    _rdv_chapter_library(rdv_ch${number}_exercise "${exercise_dir}" "${arg_SOURCES}" "${arg_DEPENDS}")
+    foreach(program IN LISTS arg_PROGRAMS)
+      _rdv_chapter_program(${program}_exercise rdv_ch${number}_exercise "${exercise_dir}" bin/exercise)
+      set_target_properties(${program}_exercise PROPERTIES OUTPUT_NAME ${program})
+    endforeach()
+  endif()
+endfunction()
+
+# rdv_add_chapter_tests(NN SOURCES file.cpp... [DEPENDS target...] [LABELS label...])
+#   Builds the chapter's GoogleTest sources twice (solution and exercise) and
+#   registers both with CTest, labelled chNN and solution/exercise.
+function(rdv_add_chapter_tests number)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;DEPENDS;LABELS")
+  set(variants rdv_ch${number} solution)
+  if(TARGET rdv_ch${number}_exercise)
+    list(APPEND variants rdv_ch${number}_exercise exercise)
+  endif()
+  while(variants)
+    list(POP_FRONT variants library kind)
+    set(target test_ch${number})
+    if(kind STREQUAL "exercise")
+      set(target test_ch${number}_exercise)
+    endif()
+    add_executable(${target} ${arg_SOURCES})
+    target_link_libraries(${target} PRIVATE ${library} ${arg_DEPENDS}
+                          rdv_test_support GTest::gtest_main rdv_warnings)
+    add_test(NAME ch${number}.${kind} COMMAND ${target})
+    set_tests_properties(ch${number}.${kind} PROPERTIES
+      LABELS "ch${number};${kind};${arg_LABELS}" TIMEOUT 600)
+  endwhile()
+endfunction()
+
+function(_rdv_chapter_library target dir sources depends)
+  list(TRANSFORM sources PREPEND "${dir}/")
+  if(sources)
+    add_library(${target} STATIC ${sources})
+    target_include_directories(${target} PUBLIC "${dir}")
+    target_link_libraries(${target} PUBLIC rdv_common ${depends} PRIVATE rdv_warnings)
+  else()
+    add_library(${target} INTERFACE)
+    target_include_directories(${target} INTERFACE "${dir}")
+    target_link_libraries(${target} INTERFACE rdv_common ${depends})
+  endif()
+endfunction()
+
+function(_rdv_chapter_program target library dir output)
+  get_filename_component(name "${target}" NAME)
+  string(REGEX REPLACE "_exercise$" "" name "${name}")
+  add_executable(${target} "${dir}/${name}_main.cpp")
+  target_link_libraries(${target} PRIVATE ${library} rdv_warnings)
+  set_target_properties(${target} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/${output}")
+endfunction()
+
+# rdv_write_manifest(): writes <build>/course-manifest.json, which tells
+# ./course the chapters and programs this build knows.
+function(rdv_write_manifest)
+  get_property(numbers GLOBAL PROPERTY RDV_CHAPTERS)
+  set(entries "")
+  foreach(number IN LISTS numbers)
+    get_property(slug GLOBAL PROPERTY RDV_CHAPTER_${number}_SLUG)
+    get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
+    list(TRANSFORM programs REPLACE "(.+)" "\"\\1\"")
+    list(JOIN programs ", " programs)
+    list(APPEND entries "    \"${number}\": {\"slug\": \"${slug}\", \"programs\": [${programs}]}")
+  endforeach()
+  list(JOIN entries ",\n" entries)
+  file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/course-manifest.json"
+       CONTENT "{\n  \"chapters\": {\n${entries}\n  }\n}\n" @ONLY)
+endfunction()

@@ -1,0 +1,17 @@
+# Sanitizer builds. Processes and Asio's spawn switch stacks with Boost.Context;
+# the sanitizers must be told about every switch, which Boost.Context does only
+# in its ucontext implementation (BOOST_USE_ASAN / BOOST_USE_TSAN). Release
+# builds keep the fast assembly (fcontext) implementation.
+if(RDV_SANITIZE)
+  list(JOIN RDV_SANITIZE "," rdv_sanitizers)
+  add_compile_options(-fsanitize=${rdv_sanitizers} -fno-omit-frame-pointer
+                      -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${rdv_sanitizers})
+  add_compile_definitions(BOOST_USE_UCONTEXT)
+  if("address" IN_LIST RDV_SANITIZE)
+    add_compile_definitions(BOOST_USE_ASAN)
+  endif()
+  if("thread" IN_LIST RDV_SANITIZE)
+    add_compile_definitions(BOOST_USE_TSAN)
+  endif()
+endif()

@@ -1,0 +1,91 @@
+#include "keepalive.hpp"
+
+#include "rdv/server.hpp"
+
+#include <boost/asio/write.hpp>
+
+#include <algorithm>
+#include <array>
+#include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
+
+namespace rdv::keepalive {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+//! [replies]
+// The seed's reply, byte for byte, plus the one it sends when it will hang up.
+constexpr std::string_view keep_alive_reply =
+    "HTTP/1.1 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 7\r\n"
+    "Content-Type: text/plain\r\n\r\n1234567";
+constexpr std::string_view closing_reply =
+    "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 7\r\n"
+    "Content-Type: text/plain\r\n\r\n1234567";
+//! [replies]
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+
+// Whether `text` contains `token` (written in lowercase), ignoring ASCII case
+// as HTTP does for field names and for these field values.
+bool contains(std::string_view text, std::string_view token) {
+  return std::search(text.begin(), text.end(), token.begin(), token.end(),
+                     [](char a, char b) { return lower(a) == b; }) != text.end();
+}
+
+// Whether the header field `field` ("Name: value") is called `name`.
+bool is_named(std::string_view field, std::string_view name) {
+  return field.size() > name.size() && field[name.size()] == ':' &&
+         contains(field.substr(0, name.size()), name);
+}
+
+}  // namespace
+
+//! [keeps_alive]
+bool keeps_alive(std::string_view head) {
+  // TODO(ch01.1): decide whether the connection stays open after this request
+  // Hint: What does each HTTP version do when the client says nothing about the
+  //   connection? Look at the end of the request line. (more: ./course hint 01)
+  (void)head; (void)&is_named;
+  throw rdv::todo("ch01.1", "decide whether the connection stays open after this request");
+}
+//! [keeps_alive]
+
+//! [answer_heads]
+std::size_t answer_heads(std::string_view received, std::string& replies, bool& open) {
+  // TODO(ch01.2): answer each complete request head, in order
+  // Hint: Where does a request head end? Which four bytes mark it? (more: ./course hint
+  //   01)
+  (void)received; (void)replies; (void)open;
+  throw rdv::todo("ch01.2", "answer each complete request head, in order");
+}
+//! [answer_heads]
+
+//! [serve]
+void serve(tcp::socket socket, asio::yield_context yield) {
+  // TODO(ch01.3): read, answer and write until the connection is done
+  // Hint: Which call waits for bytes without blocking the other connections? What does
+  //   it return, and how does it say that the client left? (more: ./course hint 01)
+  (void)socket; (void)yield;
+  throw rdv::todo("ch01.3", "read, answer and write until the connection is done");
+}
+//! [serve]
+
+//! [accept]
+void accept(tcp::acceptor& acceptor, asio::yield_context yield) {
+  for (;;) {
+    boost::system::error_code ec;
+    tcp::socket socket = acceptor.async_accept(yield[ec]);
+    if (ec == asio::error::operation_aborted) return;  // the acceptor was closed
+    if (ec) continue;                                  // e.g. the client already left
+    // TODO(ch01.4): serve the new connection without holding up the next accept
+    // Hint: What goes wrong if this loop calls serve() itself? Think of a client that
+    //   connects and then says nothing. (more: ./course hint 01)
+    (void)socket;
+    throw rdv::todo("ch01.4", "serve the new connection without holding up the next accept");
+  }
+}
+//! [accept]
+
+}  // namespace rdv::keepalive

@@ -1,0 +1,143 @@
+#include "keepalive.hpp"
+
+#include "rdv/server.hpp"
+
+#include <boost/asio/write.hpp>
+
+#include <algorithm>
+#include <array>
+
+namespace rdv::keepalive {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+//! [replies]
+// The seed's reply, byte for byte, plus the one it sends when it will hang up.
+constexpr std::string_view keep_alive_reply =
+    "HTTP/1.1 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 7\r\n"
+    "Content-Type: text/plain\r\n\r\n1234567";
+constexpr std::string_view closing_reply =
+    "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 7\r\n"
+    "Content-Type: text/plain\r\n\r\n1234567";
+//! [replies]
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+
+// Whether `text` contains `token` (written in lowercase), ignoring ASCII case
+// as HTTP does for field names and for these field values.
+bool contains(std::string_view text, std::string_view token) {
+  return std::search(text.begin(), text.end(), token.begin(), token.end(),
+                     [](char a, char b) { return lower(a) == b; }) != text.end();
+}
+
+// Whether the header field `field` ("Name: value") is called `name`.
+bool is_named(std::string_view field, std::string_view name) {
+  return field.size() > name.size() && field[name.size()] == ':' &&
+         contains(field.substr(0, name.size()), name);
+}
+
+}  // namespace
+
+//! [keeps_alive]
+bool keeps_alive(std::string_view head) {
+  // EXERCISE ch01.1: decide whether the connection stays open after this request
+  // HINT: What does each HTTP version do when the client says nothing about the
+  //       connection? Look at the end of the request line.
+  // HINT: A "Connection:" field can override the default: which two values matter?
+  //       Field names are case-insensitive, and so are those values.
+  // HINT: This server cannot skip a request body. What must it do with a request
+  //       that announces one (Content-Length or Transfer-Encoding)?
+  // STUB: (void)head; (void)&is_named;
+  const auto line_end = head.find("\r\n");
+  bool open = !head.substr(0, line_end).ends_with("HTTP/1.0");  // 1.1 keeps, 1.0 closes
+  for (auto at = line_end; at < head.size();) {                 // one header field per line
+    const auto end = std::min(head.find("\r\n", at + 2), head.size());
+    const auto field = head.substr(at + 2, end - at - 2);
+    at = end;
+    if (is_named(field, "content-length") || is_named(field, "transfer-encoding")) {
+      return false;  // a body we cannot skip: answer, then hang up
+    }
+    if (is_named(field, "connection")) {
+      if (contains(field, "close")) open = false;
+      if (contains(field, "keep-alive")) open = true;
+    }
+  }
+  return open;
+  // END EXERCISE
+}
+//! [keeps_alive]
+
+//! [answer_heads]
+std::size_t answer_heads(std::string_view received, std::string& replies, bool& open) {
+  // EXERCISE ch01.2: answer each complete request head, in order
+  // HINT: Where does a request head end? Which four bytes mark it?
+  // HINT: Several requests can arrive in one read (pipelining). Keep looking
+  //       after the end of the first head, until no complete head is left.
+  // STUB: (void)received; (void)replies; (void)open;
+  std::size_t used = 0;
+  for (auto end = received.find("\r\n\r\n"); open && end != received.npos;
+       end = received.find("\r\n\r\n", used)) {
+    open = keeps_alive(received.substr(used, end - used));
+    replies += open ? keep_alive_reply : closing_reply;
+    used = end + 4;
+  }
+  return used;
+  // END EXERCISE
+}
+//! [answer_heads]
+
+//! [serve]
+void serve(tcp::socket socket, asio::yield_context yield) {
+  // EXERCISE ch01.3: read, answer and write until the connection is done
+  // HINT: Which call waits for bytes without blocking the other connections?
+  //       What does it return, and how does it say that the client left?
+  // HINT: A head may arrive in pieces. Where do you keep the bytes that
+  //       answer_heads() did not use, and what if the buffer fills up?
+  // STUB: (void)socket; (void)yield;
+  std::array<char, max_head_size> buffer;  // lives on this coroutine's stack
+  std::size_t filled = 0;
+  std::string replies;  // reused: no allocation per request once it has grown
+  boost::system::error_code ec;
+  for (bool open = true; open && filled < buffer.size();) {
+    filled += socket.async_read_some(asio::buffer(buffer.data() + filled, buffer.size() - filled),
+                                     yield[ec]);
+    if (ec) return;  // the client left, or the server is stopping
+    const auto used = answer_heads({buffer.data(), filled}, replies, open);
+    if (!replies.empty()) asio::async_write(socket, asio::buffer(replies), yield[ec]);
+    if (ec) return;
+    replies.clear();
+    filled = std::copy(buffer.begin() + used, buffer.begin() + filled, buffer.begin()) -
+             buffer.begin();  // keep the start of the next head
+  }
+  // END EXERCISE
+}
+//! [serve]
+
+//! [accept]
+void accept(tcp::acceptor& acceptor, asio::yield_context yield) {
+  for (;;) {
+    boost::system::error_code ec;
+    tcp::socket socket = acceptor.async_accept(yield[ec]);
+    if (ec == asio::error::operation_aborted) return;  // the acceptor was closed
+    if (ec) continue;                                  // e.g. the client already left
+    // EXERCISE ch01.4: serve the new connection without holding up the next accept
+    // HINT: What goes wrong if this loop calls serve() itself? Think of a
+    //       client that connects and then says nothing.
+    // HINT: asio::spawn starts a coroutine on an executor. Which executor, and
+    //       how does the socket get into the coroutine?
+    // STUB: (void)socket;
+    asio::spawn(
+        acceptor.get_executor(),
+        [socket = std::move(socket)](asio::yield_context own) mutable {
+          serve(std::move(socket), own);
+        },
+        rdv::rethrow);
+    // END EXERCISE
+  }
+}
+//! [accept]
+
+}  // namespace rdv::keepalive

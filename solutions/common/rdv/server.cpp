@@ -1,0 +1,51 @@
+#include "rdv/server.hpp"
+
+#include <boost/asio/signal_set.hpp>
+
+#include <csignal>
+#include <iostream>
+#include <memory>
+
+namespace rdv {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+asio::ip::tcp::acceptor listen(asio::io_context& context, const cli::host_port& where,
+                               std::string_view role, int backlog) {
+  tcp::resolver resolver(context);
+  const auto results = resolver.resolve(where.host, std::to_string(where.port),
+                                        tcp::resolver::passive | tcp::resolver::numeric_service);
+  const tcp::endpoint endpoint = *results.begin();
+  tcp::acceptor acceptor(context, endpoint.protocol());
+  acceptor.set_option(tcp::acceptor::reuse_address(true));  // restart without TIME_WAIT trouble
+  acceptor.bind(endpoint);
+  acceptor.listen(backlog);
+  std::cout << "listening " << role << ' ' << url_of(acceptor.local_endpoint()) << std::endl;
+  return acceptor;
+}
+
+std::string url_of(const tcp::endpoint& endpoint) {
+  const auto address = endpoint.address();
+  const std::string host = address.is_v6() ? '[' + address.to_string() + ']' : address.to_string();
+  return "http://" + host + ':' + std::to_string(endpoint.port());
+}
+
+void on_stop_signal(asio::io_context& context, std::function<void()> action) {
+  // The handler owns the signal_set, so it lives exactly as long as the wait.
+  auto signals = std::make_shared<asio::signal_set>(context, SIGINT, SIGTERM);
+  signals->async_wait(
+      [signals, action = std::move(action)](const boost::system::error_code& ec, int) {
+        if (!ec) action();
+      });
+}
+
+void stop_on_signals(asio::io_context& context) {
+  on_stop_signal(context, [&context] { context.stop(); });
+}
+
+void rethrow(std::exception_ptr error) {
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace rdv

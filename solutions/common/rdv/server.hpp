@@ -1,0 +1,38 @@
+#pragma once
+/// \file
+/// What every server program of the course does around its lesson: open a
+/// listening socket, say where it listens, and stop cleanly on SIGINT/SIGTERM.
+
+#include "rdv/cli.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <exception>
+#include <functional>
+#include <string_view>
+
+namespace rdv {
+
+/// Opens a TCP listener on `where` (port 0 picks a free port) with the given
+/// listen(2) backlog, then prints `listening <role> http://HOST:PORT` on
+/// standard output, flushed, so that scripts and tests can read the real port.
+boost::asio::ip::tcp::acceptor
+listen(boost::asio::io_context& context, const cli::host_port& where, std::string_view role,
+       int backlog = boost::asio::socket_base::max_listen_connections);
+
+/// The `http://HOST:PORT` address of a listening endpoint.
+std::string url_of(const boost::asio::ip::tcp::endpoint& endpoint);
+
+/// Calls `action` once, on `context`, when SIGINT or SIGTERM arrives.
+void on_stop_signal(boost::asio::io_context& context, std::function<void()> action);
+
+/// Stops `context` when SIGINT or SIGTERM arrives, so that run() returns.
+void stop_on_signals(boost::asio::io_context& context);
+
+/// A completion handler for `boost::asio::spawn` that rethrows what the
+/// coroutine threw, so that the error surfaces from `io_context::run()`
+/// instead of vanishing.
+void rethrow(std::exception_ptr error);
+
+}  // namespace rdv

@@ -1,0 +1,1 @@
+"""The machinery behind ./course: chapters, exercises, builds, tests, the book."""

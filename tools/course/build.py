@@ -1,0 +1,99 @@
+"""Configuring and building with CMake presets, quietly unless asked."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import ui
+from .chapters import ROOT
+
+VERBOSE = False
+NINJA_LINE = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
+
+
+class BuildError(Exception):
+    """The build failed; the message holds the compiler's words."""
+
+
+def binary_dir(preset: str) -> Path:
+    return ROOT / "build" / preset
+
+
+def _cache_options() -> list[str]:
+    """Extra cache variables from the environment (CI sets RDV_WERROR=ON)."""
+    options = []
+    for name in ("RDV_WERROR",):
+        if os.environ.get(name):
+            options.append(f"-D{name}={os.environ[name]}")
+    return options
+
+
+def configure(preset: str, extra: list[str] | None = None, build_dir: Path | None = None) -> Path:
+    """Configures `preset` once; CMake itself re-runs when the CMake files change."""
+    where = build_dir or binary_dir(preset)
+    if (where / "build.ninja").exists() and not extra:
+        return where
+    ui.step(f"configuring {where.relative_to(ROOT)} (CMake preset {preset}"
+            + (", with " + " ".join(extra) if extra else "") + ")")
+    command = ["cmake", "--preset", preset, *_cache_options(), *(extra or [])]
+    if build_dir:
+        command += ["-B", str(build_dir)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=not VERBOSE, text=True)
+    if result.returncode != 0:
+        raise BuildError("cmake could not configure the build:\n" + (result.stdout or "") + (result.stderr or ""))
+    return where
+
+
+def build(preset: str, targets: list[str], build_dir: Path | None = None, quiet: bool = False) -> float:
+    """Builds `targets`; shows one progress line; returns the seconds it took."""
+    where = build_dir or configure(preset)
+    command = ["cmake", "--build", str(where), "--target", *targets]
+    started = time.monotonic()
+    if VERBOSE:
+        if subprocess.run(command, cwd=ROOT).returncode != 0:
+            raise BuildError("the build failed (see above)")
+        return time.monotonic() - started
+    progress = ui.Progress()
+    log: list[str] = []
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, errors="replace")
+    assert process.stdout is not None
+    for line in process.stdout:
+        line = line.rstrip("\n")
+        if m := NINJA_LINE.match(line):
+            if not quiet:
+                what = m[3].split("/")[-1]
+                progress.update(f"  building [{m[1]}/{m[2]}] {what}")
+        elif not line.startswith("ninja: "):
+            log.append(line)
+    status = process.wait()
+    progress.clear()
+    if status != 0:
+        raise BuildError(_compiler_errors(log))
+    return time.monotonic() - started
+
+
+def _compiler_errors(log: list[str]) -> str:
+    """The compiler's own words, without the build tool's noise, first error first."""
+    kept = [line for line in log if not line.startswith(("FAILED:", "/usr/bin/c++", "/usr/bin/ccache"))
+            and "ccache" not in line.split(" ")[0]]
+    text = "\n".join(kept).strip()
+    first = text.find("error:")
+    if first > 2000:  # start near the first error, not in pages of warnings
+        text = text[text.rfind("\n", 0, first - 1500) + 1:]
+    lines = text.splitlines()
+    if len(lines) > 60:
+        lines = lines[:60] + [f"... ({len(lines) - 60} more lines; run with --verbose for everything)"]
+    return "\n".join(lines)
+
+
+def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
+    """Runs a command from the repository root, echoing it when verbose."""
+    if VERBOSE:
+        print("+ " + " ".join(command), file=sys.stderr)
+    return subprocess.run(command, cwd=ROOT, **kwargs)

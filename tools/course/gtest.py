@@ -1,0 +1,128 @@
+"""Running GoogleTest binaries and reading what they say."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+PARAM_SUFFIX = re.compile(r"/\d+$")
+WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+@dataclasses.dataclass
+class Test:
+    suite: str          # "KeepAlive", "Heads/KeepsAlive"
+    name: str           # "ServesManyRequestsOnOneConnection", "Follows.../3"
+    passed: bool
+    failures: list[str]
+    book: str           # anchor of the section that explains it, or ""
+    seconds: float
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.suite}.{self.name}"
+
+    @property
+    def behaviour_key(self) -> str:
+        """Parameterised instances of one test share a behaviour."""
+        return PARAM_SUFFIX.sub("", self.full_name)
+
+
+@dataclasses.dataclass
+class Run:
+    label: str                # "ch01", "ch01 (exercise)"
+    tests: list[Test]
+    crashed: str = ""         # the tail of the output when the binary died
+    output: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not self.crashed and bool(self.tests) and all(t.passed for t in self.tests)
+
+
+def sentence(test_name: str) -> str:
+    """ServesManyRequestsOnOneConnection -> "serves many requests on one connection"."""
+    words = WORD.findall(PARAM_SUFFIX.sub("", test_name))
+    text = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words)
+    return re.sub(r"\bhttp (\d)(\d)\b", r"HTTP/\1.\2", text)
+
+
+def run(binary: Path, label: str, timeout: float = 1800, extra_args: list[str] | None = None,
+        env: dict | None = None) -> Run:
+    """Runs one test binary and returns its tests, crash or not."""
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "report.json"
+        command = [str(binary), f"--gtest_output=json:{report}", "--gtest_color=no", *(extra_args or [])]
+        run_env = dict(os.environ, **(env or {}))
+        try:
+            result = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                                    timeout=timeout, env=run_env)
+            output, status = result.stdout + result.stderr, result.returncode
+        except subprocess.TimeoutExpired as expired:
+            out = expired.stdout or b""
+            output = out.decode(errors="replace") if isinstance(out, bytes) else out
+            status = -1
+            output += f"\n(the tests were stopped after {timeout:.0f} s)"
+        tests = _read_report(report) if report.exists() else []
+        crashed = ""
+        if not report.exists() or status < 0 or (status != 0 and all(t.passed for t in tests)):
+            crashed = _crash_summary(output)
+        return Run(label, tests, crashed, output)
+
+
+def _read_report(report: Path) -> list[Test]:
+    data = json.loads(report.read_text())
+    tests = []
+    for suite in data.get("testsuites", []):
+        for case in suite.get("testsuite", []):
+            if case.get("result") == "SUPPRESSED" or case.get("status") == "NOTRUN":
+                continue
+            failures = [f.get("failure", "") for f in case.get("failures", [])]
+            seconds = float(str(case.get("time", "0s")).rstrip("s") or 0)
+            tests.append(Test(suite["name"], case["name"], not failures, failures,
+                              str(case.get("book", "")), seconds))
+    return tests
+
+
+def _crash_summary(output: str) -> str:
+    """What the binary printed last, from the test it was running when it died."""
+    started = output.rfind("[ RUN      ]")
+    tail = output[started:] if started >= 0 else output
+    lines = tail.strip().splitlines()
+    return "\n".join(lines[:80]) if lines else "(no output)"
+
+
+def write_junit(runs: list[Run], path: Path) -> None:
+    """One JUnit XML file for autograders, a <testsuite> per chapter and suite."""
+    root = ET.Element("testsuites")
+    for r in runs:
+        suites: dict[str, list[Test]] = {}
+        for t in r.tests:
+            suites.setdefault(t.suite, []).append(t)
+        if r.crashed:
+            suites.setdefault("crash", [])
+        for name, tests in suites.items():
+            element = ET.SubElement(root, "testsuite", name=f"{r.label}.{name}",
+                                    tests=str(len(tests) + (name == "crash")),
+                                    failures=str(sum(not t.passed for t in tests)),
+                                    errors=str(int(name == "crash")))
+            for t in tests:
+                case = ET.SubElement(element, "testcase", classname=f"{r.label}.{t.suite}",
+                                     name=t.name, time=f"{t.seconds:.3f}")
+                if t.book:
+                    props = ET.SubElement(case, "properties")
+                    ET.SubElement(props, "property", name="book", value=t.book)
+                for failure in t.failures:
+                    ET.SubElement(case, "failure", message=failure.splitlines()[0][:200] if failure else "failed").text = failure
+            if name == "crash":
+                case = ET.SubElement(element, "testcase", classname=f"{r.label}.crash", name="the test binary ran to the end")
+                ET.SubElement(case, "error", message="the test binary crashed").text = r.crashed
+    ET.indent(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)

@@ -1,0 +1,473 @@
+"""./course — the learner's command. Run `./course --help`."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import book, build, chapters, gtest, packages, regions, ui, verify
+from .chapters import ROOT
+
+DESCRIPTION = """\
+Rendezvous: Erlang-style web servers in C++20, one chapter at a time.
+
+  ./course book              build the book and serve it on http://127.0.0.1:8000
+  ./course test [NN]         run the tests against the reference solutions
+  ./course check NN          check your exercises of chapter NN (and those before it)
+  ./course progress          how far you are, chapter by chapter
+  ./course watch NN          re-check chapter NN whenever you save a file of it
+  ./course hint NN [K]       the hints of chapter NN's exercises, one at a time
+  ./course reset NN          restore chapter NN's exercises as they were (asks first)
+  ./course run NN [PROG] ... run a chapter's reference program
+  ./course bench NN          run a chapter's benchmark side by side with its peers
+  ./course verify [--quick]  the instructor's check: teeth, drift, book snippets
+
+Every command installs the Debian packages it needs first (apt-get, with sudo
+when you are not root), then configures and builds what it needs.
+`./course COMMAND --help` says more about each.
+"""
+
+
+# ---------------------------------------------------------------- helpers
+
+def _chapter(number: str) -> chapters.Chapter:
+    try:
+        return chapters.find(number)
+    except LookupError as error:
+        ui.error(str(error))
+        sys.exit(2)
+
+
+def _coded(number: str) -> chapters.Chapter:
+    chapter = _chapter(number)
+    if not chapter.has_code:
+        ui.error(f"chapter {chapter.number} ({chapter.title}) is book only: it has no code or exercises")
+        sys.exit(2)
+    return chapter
+
+
+def _build_or_exit(preset: str, targets: list[str], what: str) -> None:
+    try:
+        seconds = build.build(preset, targets)
+        ui.step(f"built {what} in {seconds:.1f} s")
+    except build.BuildError as error:
+        ui.say(ui.red(f"{ui.FAIL} {what} does not build:"))
+        ui.say(str(error))
+        sys.exit(1)
+
+
+def _setup(preset: str = "dev", extra_packages: list[str] | None = None) -> None:
+    packages.ensure(packages.BUILD + (extra_packages or []))
+    try:
+        build.configure(preset)
+    except build.BuildError as error:
+        ui.error(str(error))
+        sys.exit(1)
+
+
+def _test_binary(preset: str, chapter: chapters.Chapter, exercise: bool) -> Path:
+    target = chapter.exercise_test_target if exercise else chapter.test_target
+    return build.binary_dir(preset) / "tests" / chapter.slug / target
+
+
+def _behaviours(run: gtest.Run) -> list[tuple[str, bool, gtest.Test]]:
+    """One line per behaviour: parameterised instances fold into one."""
+    lines: dict[str, tuple[str, bool, gtest.Test]] = {}
+    for t in run.tests:
+        key = t.behaviour_key
+        label = f"{t.suite.split('/')[-1]}: {gtest.sentence(t.name)}"
+        if key in lines:
+            _, ok, first = lines[key]
+            lines[key] = (label, ok and t.passed, first if not first.passed or t.passed else t)
+        else:
+            lines[key] = (label, t.passed, t)
+    return list(lines.values())
+
+
+def _explain_failure(test: gtest.Test, anchors: dict[str, book.Section]) -> None:
+    ui.say()
+    ui.say(ui.bold(f"First failure: {test.full_name}"))
+    for failure in test.failures[:1]:
+        for line in failure.strip().splitlines()[:60]:
+            ui.say("  " + line)
+    if test.book and test.book in anchors:
+        section = anchors[test.book]
+        ui.say(f"  Explained in the book: {section.where}")
+        page = book.html_dir() / "index.html"
+        if page.exists():
+            ui.say(f"  ({book.html_dir().relative_to(ROOT)}, section #{section.anchor}; ./course book serves it)")
+
+
+def _report(run: gtest.Run, title: str, show_behaviours: bool = True) -> bool:
+    """Prints a run as behaviour lines; returns whether everything passed."""
+    ui.say(ui.bold(title))
+    if show_behaviours:
+        for label, ok, _ in _behaviours(run):
+            mark = ui.green(ui.PASS) if ok else ui.red(ui.FAIL)
+            ui.say(f"  {mark} {label}")
+    if run.crashed:
+        ui.say(ui.red(f"  {ui.FAIL} the tests crashed; the last thing they printed:"))
+        for line in run.crashed.splitlines()[-40:]:
+            ui.say("    " + line)
+    return run.passed
+
+
+# ---------------------------------------------------------------- commands
+
+def cmd_test(args: argparse.Namespace) -> int:
+    """Runs the tests of every chapter (or one) against the reference solutions."""
+    selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
+    _setup(args.preset)
+    _build_or_exit(args.preset, [c.test_target for c in selected], "the solutions and their tests")
+    runs, anchors, all_ok, first_failure = [], book.sections(), True, None
+    for chapter in selected:
+        run = gtest.run(_test_binary(args.preset, chapter, False), f"ch{chapter.number}",
+                        extra_args=args.gtest_args)
+        runs.append(run)
+        passed = sum(t.passed for t in run.tests)
+        ok = run.passed
+        all_ok &= ok
+        mark = ui.green(ui.PASS) if ok else ui.red(ui.FAIL)
+        ui.say(f"{mark} {chapter.number} {chapter.title}: {passed}/{len(run.tests)} tests pass")
+        if not ok:
+            _report(run, "", show_behaviours=False) if run.crashed else None
+            first_failure = first_failure or next((t for t in run.tests if not t.passed), None)
+    if first_failure:
+        _explain_failure(first_failure, anchors)
+    if args.junit:
+        gtest.write_junit(runs, Path(args.junit))
+        ui.step(f"wrote {args.junit}")
+    total = sum(len(r.tests) for r in runs)
+    ui.say(ui.green(f"All {total} tests pass.") if all_ok else ui.red("Some tests fail."))
+    return 0 if all_ok else 1
+
+
+def check_chapter(number: str, junit: str | None = None) -> int:
+    """Runs the learner's exercises of chapter NN and the chapters before it."""
+    target = _coded(number)
+    selected = [c for c in chapters.coded_chapters() if c.number <= target.number]
+    _setup("dev")
+    anchors = book.sections()
+    runs, first_failure, all_ok = [], None, True
+    for chapter in selected:
+        title = f"Chapter {chapter.number} · {chapter.title} — exercises/{chapter.slug}"
+        try:
+            seconds = build.build("dev", [chapter.exercise_test_target])
+        except build.BuildError as error:
+            ui.say(ui.bold(title))
+            ui.say(ui.red(f"  {ui.FAIL} your code does not compile yet:"))
+            for line in str(error).splitlines():
+                ui.say("    " + line)
+            all_ok = False
+            runs.append(gtest.Run(f"ch{chapter.number}", [], crashed="does not compile:\n" + str(error)))
+            break
+        run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
+        runs.append(run)
+        ok = _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"),
+                     show_behaviours=chapter == target or not run.passed)
+        if ok and chapter != target:
+            ui.say(f"  {ui.green(ui.PASS)} all {len(run.tests)} tests pass")
+        all_ok &= ok
+        if not ok:
+            first_failure = first_failure or next((t for t in run.tests if not t.passed), None)
+            if first_failure:
+                _explain_failure(first_failure, anchors)
+            break  # later chapters stand on this one: fix it first
+    if junit:
+        gtest.write_junit(runs, Path(junit))
+        ui.step(f"wrote {junit}")
+    ui.say()
+    if all_ok:
+        ui.say(ui.green(f"Chapter {target.number}: every behaviour passes. On to the next chapter!"))
+    else:
+        ui.say(f"Not there yet. `./course hint {target.number}` gives hints; "
+               f"`./course watch {target.number}` re-checks on every save.")
+    return 0 if all_ok else 1
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Checks your exercises of chapter NN (and of the chapters before it)."""
+    return check_chapter(args.chapter, args.junit)
+
+
+def cmd_progress(args: argparse.Namespace) -> int:
+    """A table of chapters and how many of their exercise tests pass."""
+    _setup("dev")
+    ui.say(ui.bold(f"{'chapter':<44} {'tests passing':>14}"))
+    for chapter in chapters.coded_chapters():
+        name = f"{chapter.number} {chapter.title}"[:43]
+        try:
+            build.build("dev", [chapter.exercise_test_target], quiet=True)
+        except build.BuildError:
+            ui.say(f"{name:<44} {'does not compile':>14}")
+            continue
+        run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
+        passed, total = sum(t.passed for t in run.tests), len(run.tests)
+        status = ui.green(f"{ui.PASS} done") if run.passed else ("crashed" if run.crashed else "")
+        ui.say(f"{name:<44} {passed:>6} / {total:<5} {status}")
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Re-runs `check NN` every time a file of the chapter's exercises is saved."""
+    chapter = _coded(args.chapter)
+    packages.ensure(packages.WATCH)
+    try:
+        while True:
+            check_chapter(chapter.number)
+            ui.say(ui.dim(f"\nwatching exercises/{chapter.slug} — save a file to check again, Ctrl-C to stop"))
+            subprocess.run(["inotifywait", "-qq", "-r", "-e", "close_write,moved_to,create,delete",
+                            str(chapter.exercise_dir)], check=False)
+            ui.say("\n" + "─" * 60)
+    except KeyboardInterrupt:
+        ui.say()
+        return 0
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    """Shows the hints of chapter NN, one at a time, for the first unsolved exercise."""
+    chapter = _coded(args.chapter)
+    found = regions.chapter_regions(chapter.solution_dir)
+    if args.exercise:
+        wanted = f"ch{chapter.number}.{args.exercise}"
+        chosen = [r for r in found if r.id == wanted]
+        if not chosen:
+            ui.error(f"chapter {chapter.number} has no exercise {args.exercise} "
+                     f"(it has {', '.join(r.id.split('.')[1] for r in found)})")
+            return 2
+    else:
+        chosen = [r for r in found if _unsolved(chapter, r)] or found
+        if len(chosen) < len(found):
+            ui.say(ui.dim(f"({len(found) - len(chosen)} of {len(found)} exercises look done; "
+                          f"showing the first that still has its TODO)"))
+    region = chosen[0]
+    file = chapter.exercise_dir / region.path.relative_to(chapter.solution_dir)
+    ui.say(ui.bold(f"Exercise {region.id}: {region.title}"))
+    ui.say(ui.dim(f"  in {file.relative_to(ROOT)}, near line {region.line}"))
+    interactive = sys.stdin.isatty() and not args.all
+    for number, hint in enumerate(region.hints, 1):
+        ui.say(f"\n  Hint {number}/{len(region.hints)}: {hint}")
+        if interactive and number < len(region.hints):
+            try:
+                input(ui.dim("  (Enter for the next hint, Ctrl-C to stop) "))
+            except (EOFError, KeyboardInterrupt):
+                ui.say()
+                return 0
+    others = [r.id for r in found if r is not region]
+    if others:
+        ui.say(ui.dim(f"\nOther exercises of this chapter: {', '.join(others)} "
+                      f"(./course hint {chapter.number} K)"))
+    return 0
+
+
+def _unsolved(chapter: chapters.Chapter, region: regions.Region) -> bool:
+    file = chapter.exercise_dir / region.path.relative_to(chapter.solution_dir)
+    return file.exists() and f'rdv::todo("{region.id}"' in file.read_text()
+
+
+def cmd_reset(args: argparse.Namespace) -> int:
+    """Restores chapter NN's exercises to their pristine state, keeping a backup."""
+    chapter = _coded(args.chapter)
+    if not args.yes:
+        if not sys.stdin.isatty():
+            ui.error("reset asks before it overwrites your work; run it in a terminal or add --yes")
+            return 2
+        answer = input(f"Restore exercises/{chapter.slug} to its pristine state? "
+                       "Your edits will be moved to a backup. [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            ui.say("Nothing changed.")
+            return 0
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    backup = ROOT / ".course-backup" / f"{chapter.slug}-{stamp}"
+    if chapter.exercise_dir.exists():
+        shutil.copytree(chapter.exercise_dir, backup)
+        shutil.rmtree(chapter.exercise_dir)
+    generator = [sys.executable, str(ROOT / "tools" / "make_exercises.py"), "--force", chapter.number]
+    subprocess.run(generator, cwd=ROOT, check=True, capture_output=True)
+    ui.say(f"Restored exercises/{chapter.slug}." + (f" Your previous files are in {backup.relative_to(ROOT)}."
+                                                     if backup.exists() else ""))
+    return 0
+
+
+def _manifest(preset: str) -> dict:
+    path = build.binary_dir(preset) / "course-manifest.json"
+    return json.loads(path.read_text()) if path.exists() else {"chapters": {}}
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Builds and runs one of chapter NN's reference programs."""
+    chapter = _coded(args.chapter)
+    _setup("dev")
+    programs = _manifest("dev")["chapters"].get(chapter.number, {}).get("programs", [])
+    if not programs:
+        ui.error(f"chapter {chapter.number} has no programs")
+        return 2
+    rest = list(args.args)
+    program = programs[0]
+    if rest and rest[0] in programs:
+        program = rest.pop(0)
+    elif len(programs) > 1 and not (rest and rest[0].startswith("-")):
+        ui.say(f"Chapter {chapter.number} has several programs: {', '.join(programs)}; running {program}.")
+    target = f"{program}_exercise" if args.exercise else program
+    _build_or_exit("dev", [target], program)
+    binary = build.binary_dir("dev") / "bin" / ("exercise" if args.exercise else "") / program
+    ui.step(f"{binary.relative_to(ROOT)} {' '.join(rest)}".rstrip() + "   (Ctrl-C stops it)")
+    try:
+        return subprocess.run([str(binary), *rest]).returncode
+    except KeyboardInterrupt:
+        return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Builds in Release and runs chapter NN's benchmark next to its peers."""
+    chapter = _chapter(args.chapter)
+    script = chapter.bench_dir / "run"
+    if not script.exists():
+        ui.error(f"chapter {chapter.number} has no benchmark (no bench/{chapter.slug}/run)")
+        return 2
+    _setup("release", packages.BENCH)
+    _build_or_exit("release", ["all"], "the release build")
+    env = dict(os.environ, RDV_ROOT=str(ROOT), RDV_BUILD=str(build.binary_dir("release")))
+    return subprocess.run([str(script), *args.args], cwd=ROOT, env=env).returncode
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    """Builds everything and the book, then serves it on http://127.0.0.1:8000."""
+    _setup("dev", packages.BOOK)
+    _build_or_exit("dev", ["all"], "the course")
+    _build_or_exit("dev", ["book"], "the book")
+    index = book.html_dir() / "index.html"
+    server = build.binary_dir("dev") / "bin" / "static-server"
+    if args.no_serve or not server.exists():
+        ui.say(f"The book is at {index}")
+        ui.say(f"Open it with a browser: file://{index}")
+        return 0
+    ui.say(f"Serving the book with chapter 8's static-server: http://{args.listen}/  (Ctrl-C stops it)")
+    try:
+        return subprocess.run([str(server), "--root", str(book.html_dir()), "--listen", args.listen]).returncode
+    except KeyboardInterrupt:
+        return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """The instructor's check of the whole course."""
+    started = time.monotonic()
+    ui.say(ui.bold("Quick checks: regions, exercise drift, snippets, book anchors, shellcheck"))
+    problems = verify.quick_problems()
+    for problem in problems:
+        ui.say(f"  {ui.red(ui.FAIL)} {problem}")
+    if not problems:
+        ui.say(f"  {ui.green(ui.PASS)} all hold")
+    if args.quick:
+        ui.say(ui.dim(f"({time.monotonic() - started:.1f} s)"))
+        return 1 if problems else 0
+    packages.ensure(packages.BUILD + packages.BOOK + packages.VERIFY)
+    selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
+    if "tests" not in args.skip:
+        ui.say(ui.bold("\nThe solutions pass their tests"))
+        status = cmd_test(argparse.Namespace(chapter=args.chapter, preset="dev", junit=None, gtest_args=[]))
+        if status != 0:
+            problems.append("the solutions do not pass their tests")
+    if not args.chapter and "book" not in args.skip:
+        ui.say(ui.bold("\nThe book builds without a warning"))
+        try:
+            build.configure("dev")
+            build.build("dev", ["book"])
+            ui.say(f"  {ui.green(ui.PASS)} {book.html_dir().relative_to(ROOT)}/index.html")
+        except build.BuildError as error:
+            problems.append("the book does not build:\n" + str(error))
+            ui.say(f"  {ui.red(ui.FAIL)} the book does not build:\n{error}")
+    teeth = verify.Teeth()
+    teeth.prepare(selected)
+    for chapter in selected:
+        ui.say(ui.bold(f"\nTeeth of chapter {chapter.number}: every exercise region is caught by a test"))
+        problems += teeth.check(chapter)
+    ui.say()
+    minutes = (time.monotonic() - started) / 60
+    if problems:
+        ui.say(ui.red(f"verify found {len(problems)} problem(s) in {minutes:.1f} min:"))
+        for problem in problems:
+            ui.say(f"  - {problem.splitlines()[0]}")
+        return 1
+    ui.say(ui.green(f"verify: everything holds ({minutes:.1f} min)."))
+    return 0
+
+
+# ---------------------------------------------------------------- parser
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="course", description=DESCRIPTION,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    top.add_argument("--verbose", action="store_true", help="show every build command and its output")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, handler, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=handler.__doc__)
+        p.add_argument("--verbose", action="store_true", default=argparse.SUPPRESS,
+                       help="show every build command and its output")
+        p.set_defaults(handler=handler)
+        return p
+
+    p = command("test", cmd_test, "run the tests against the reference solutions")
+    p.add_argument("chapter", nargs="?", help="only this chapter (default: all)")
+    p.add_argument("--junit", metavar="FILE", help="also write JUnit XML for an autograder")
+    p.add_argument("--preset", default="dev", choices=["dev", "asan", "tsan", "release"],
+                   help="which build to test (default: dev, with ASan and UBSan)")
+    p.add_argument("gtest_args", nargs="*", metavar="-- GTEST_ARGS", help=argparse.SUPPRESS)
+
+    p = command("check", cmd_check, "check your exercises of chapter NN")
+    p.add_argument("chapter", help="chapter number, e.g. 01")
+    p.add_argument("--junit", metavar="FILE", help="also write JUnit XML for an autograder")
+
+    command("progress", cmd_progress, "how many exercise tests pass, chapter by chapter")
+
+    p = command("watch", cmd_watch, "re-check chapter NN whenever you save one of its files")
+    p.add_argument("chapter")
+
+    p = command("hint", cmd_hint, "the hints of chapter NN, one at a time")
+    p.add_argument("chapter")
+    p.add_argument("exercise", nargs="?", help="which exercise (K of chNN.K); default: the first unsolved")
+    p.add_argument("--all", action="store_true", help="print every hint without waiting")
+
+    p = command("reset", cmd_reset, "restore chapter NN's pristine exercises (asks first)")
+    p.add_argument("chapter")
+    p.add_argument("--yes", action="store_true", help="do not ask")
+
+    p = command("run", cmd_run, "run a chapter's reference program")
+    p.add_argument("chapter")
+    p.add_argument("--exercise", action="store_true", help="run the program built from your exercises")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="[PROGRAM] [ARGS...] passed to the program")
+
+    p = command("bench", cmd_bench, "run a chapter's benchmark next to its peers")
+    p.add_argument("chapter")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="passed to bench/NN-slug/run (try --help)")
+
+    p = command("book", cmd_book, "build the book and serve it")
+    p.add_argument("--listen", default="127.0.0.1:8000", help="where to serve it (default 127.0.0.1:8000)")
+    p.add_argument("--no-serve", action="store_true", help="build it and print where it is")
+
+    p = command("verify", cmd_verify, "the instructor's check: teeth, drift, book snippets")
+    p.add_argument("chapter", nargs="?", help="only this chapter's tests and teeth")
+    p.add_argument("--quick", action="store_true", help="only the checks that need no build (seconds)")
+    p.add_argument("--skip", action="append", default=[], choices=["book", "tests"],
+                   help="skip a part (CI skips 'tests' right after running ./course test)")
+    return top
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    if not getattr(args, "command", None):
+        parser().print_help()
+        return 0
+    build.VERBOSE = bool(getattr(args, "verbose", False))
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,160 @@
+"""Exercise regions: marked in the solutions, stubbed in the exercises.
+
+A region in a solution source looks like this (any indentation):
+
+    // EXERCISE ch01.2: answer each complete request head, in order
+    // HINT: Where does a request head end?
+    // HINT: Several requests can arrive in one read. Keep looking
+    //       after the end of the first head.
+    // STUB: (void)received;
+    ...the solution's code...
+    // END EXERCISE
+
+The generator replaces it with a stub that compiles without warnings and fails
+at run time:
+
+    // TODO(ch01.2): answer each complete request head, in order
+    // Hint: Where does a request head end? (more: ./course hint 01)
+    (void)received;
+    throw rdv::todo("ch01.2", "answer each complete request head, in order");
+
+HINT lines are questions that lead; a line that starts with more spaces
+continues the previous hint. STUB lines are emitted before the throw (to use
+parameters and helpers the stubbed code would have used).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+import re
+from pathlib import Path
+
+BEGIN = re.compile(r"^(?P<indent>\s*)// EXERCISE (?P<id>ch(?P<chapter>\d\d)\.\d+): (?P<title>.+?)\s*$")
+HINT = re.compile(r"^\s*// HINT: (?P<text>.+?)\s*$")
+STUB = re.compile(r"^\s*// STUB: (?P<code>.+?)\s*$")
+CONTINUATION = re.compile(r"^\s*//\s{2,}(?P<text>\S.*?)\s*$")
+END = re.compile(r"^\s*// END EXERCISE\s*$")
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]')
+TODO_INCLUDE = '#include "rdv/todo.hpp"'
+SOURCE_SUFFIXES = {".cpp", ".hpp", ".h", ".cc", ".ipp"}
+
+
+class RegionError(Exception):
+    """A malformed exercise region; the message names file and line."""
+
+
+@dataclasses.dataclass
+class Region:
+    id: str              # "ch01.2"
+    title: str           # what the learner implements
+    hints: list[str]
+    stub: list[str]      # code lines emitted before the throw
+    path: Path           # the solution file
+    first: int           # index of the EXERCISE line
+    last: int            # index of the END EXERCISE line
+    indent: str
+
+    @property
+    def chapter(self) -> str:
+        return self.id[2:4]
+
+    @property
+    def line(self) -> int:
+        return self.first + 1
+
+
+def parse(path: Path, lines: list[str] | None = None) -> list[Region]:
+    """The regions of one solution file, in order."""
+    if lines is None:
+        lines = path.read_text().splitlines()
+    regions: list[Region] = []
+    i = 0
+    while i < len(lines):
+        begin = BEGIN.match(lines[i])
+        if not begin:
+            if END.match(lines[i]) or HINT.match(lines[i]) or STUB.match(lines[i]):
+                raise RegionError(f"{path}:{i + 1}: END/HINT/STUB outside an EXERCISE region")
+            i += 1
+            continue
+        region = Region(begin["id"], begin["title"], [], [], path, i, -1, begin["indent"])
+        i += 1
+        while i < len(lines):  # the header: hints and stub lines
+            if hint := HINT.match(lines[i]):
+                region.hints.append(hint["text"])
+            elif stub := STUB.match(lines[i]):
+                region.stub.append(stub["code"])
+            elif (more := CONTINUATION.match(lines[i])) and region.hints and not region.stub:
+                region.hints[-1] += " " + more["text"]
+            else:
+                break
+            i += 1
+        while i < len(lines) and not END.match(lines[i]):
+            if BEGIN.match(lines[i]):
+                raise RegionError(f"{path}:{i + 1}: EXERCISE regions cannot nest "
+                                  f"(the one at line {region.line} is still open)")
+            i += 1
+        if i == len(lines):
+            raise RegionError(f"{path}:{region.line}: EXERCISE {region.id} has no END EXERCISE")
+        region.last = i
+        if not region.hints:
+            raise RegionError(f"{path}:{region.line}: EXERCISE {region.id} needs at least one HINT")
+        regions.append(region)
+        i += 1
+    return regions
+
+
+def stub_lines(region: Region, chapter: str) -> list[str]:
+    """The lines that replace `region` in the exercise copy."""
+    ind = region.indent
+    title = region.title.replace("\\", "\\\\").replace('"', '\\"')
+    hint = f"Hint: {region.hints[0]}"
+    if len(region.hints) > 1:
+        hint += f" (more: ./course hint {chapter})"
+    out = [f"{ind}// TODO({region.id}): {region.title}"]
+    out += textwrap.wrap(hint, width=88, initial_indent=f"{ind}// ", subsequent_indent=f"{ind}//   ")
+    out += [ind + code for code in region.stub]
+    out.append(f'{ind}throw rdv::todo("{region.id}", "{title}");')
+    return out
+
+
+def render(path: Path, stubbed: set[str] | None = None) -> str:
+    """The exercise copy of solution file `path`, with the regions whose ids
+    are in `stubbed` replaced by stubs (all of them when `stubbed` is None)."""
+    text = path.read_text()
+    lines = text.splitlines()
+    regions = parse(path, lines)
+    chosen = [r for r in regions if stubbed is None or r.id in stubbed]
+    if not chosen:
+        return text
+    out: list[str] = []
+    i = 0
+    for region in chosen:
+        out += lines[i:region.first]
+        out += stub_lines(region, region.chapter)
+        i = region.last + 1
+    out += lines[i:]
+    if not any(TODO_INCLUDE in line for line in out):
+        out = _with_todo_include(out)
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+def _with_todo_include(lines: list[str]) -> list[str]:
+    """Adds the include of rdv::todo after the file's leading #include lines."""
+    last_include = -1
+    for i, line in enumerate(lines):
+        if INCLUDE.match(line):
+            last_include = i
+        elif line.strip() and not line.lstrip().startswith(("//", "#")):
+            break
+    at = last_include + 1 if last_include >= 0 else 0
+    return lines[:at] + [TODO_INCLUDE + "  // exercise stubs throw rdv::todo"] + lines[at:]
+
+
+def chapter_regions(solution_dir: Path) -> list[Region]:
+    """Every region of one chapter's solution, in file and line order."""
+    regions: list[Region] = []
+    for path in sorted(solution_dir.rglob("*")):
+        if path.is_file() and path.suffix in SOURCE_SUFFIXES:
+            regions += parse(path)
+    return regions

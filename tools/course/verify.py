@@ -1,0 +1,160 @@
+"""./course verify: the instructor's proof that the course holds together.
+
+Quick part (no build): exercise regions are well formed, exercises/ is what
+the generator writes, every \\snippet and every test's book anchor exists,
+shell scripts pass shellcheck. Full part: the solutions pass their tests, the
+pristine exercises fail them, and stubbing any single region alone makes at
+least one test fail ("teeth").
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from . import book, build, chapters, gtest, regions, ui
+from .chapters import ROOT
+
+EXPLAINED_IN = re.compile(r'explained_in\(\s*"(?P<anchor>[\w-]+)"\s*\)')
+
+
+def quick_problems() -> list[str]:
+    """Everything that can be checked without compiling, as messages."""
+    problems: list[str] = []
+    seen: dict[str, str] = {}
+    for chapter in chapters.coded_chapters():
+        try:
+            found = regions.chapter_regions(chapter.solution_dir)
+        except regions.RegionError as error:
+            problems.append(str(error))
+            continue
+        if not found:
+            problems.append(f"chapter {chapter.number} has no exercise regions in solutions/{chapter.slug}")
+        for region in found:
+            where = f"{region.path.relative_to(ROOT)}:{region.line}"
+            if region.chapter != chapter.number:
+                problems.append(f"{where}: region {region.id} is in chapter {chapter.number}'s folder")
+            if region.id in seen:
+                problems.append(f"{where}: region id {region.id} is also used at {seen[region.id]}")
+            seen[region.id] = where
+        if not chapter.page.exists():
+            problems.append(f"chapter {chapter.number} has code but no page chapters/{chapter.slug}.md")
+        if not chapter.has_tests:
+            problems.append(f"chapter {chapter.number} has code but no tests/{chapter.slug}/CMakeLists.txt")
+        from_generator = _generator_differences(chapter)
+        problems += [f"exercise drift: {line} (run tools/make_exercises.py {chapter.number})"
+                     for line in from_generator]
+    problems += book.snippet_problems()
+    anchors = book.sections()
+    for source in sorted((ROOT / "tests").rglob("*.cpp")):
+        for number, line in enumerate(source.read_text().splitlines(), 1):
+            for m in EXPLAINED_IN.finditer(line):
+                if m["anchor"] not in anchors:
+                    problems.append(f"{source.relative_to(ROOT)}:{number}: explained_in(\"{m['anchor']}\") "
+                                    "names no section of the book")
+    problems += _shellcheck()
+    return problems
+
+
+def _generator_differences(chapter: chapters.Chapter) -> list[str]:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_exercises", ROOT / "tools" / "make_exercises.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.differences(chapter)
+
+
+def shell_scripts() -> list[Path]:
+    """The course's shell scripts: course itself, CI, and the benchmarks' scripts."""
+    scripts = [ROOT / "course", ROOT / ".ci" / "run"]
+    for path in sorted((ROOT / "bench").rglob("*")):
+        if path.is_file() and (path.suffix == ".sh" or _has_shell_shebang(path)):
+            scripts.append(path)
+    return [s for s in scripts if s.exists()]
+
+
+def _has_shell_shebang(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            first = f.readline()
+    except OSError:
+        return False
+    return first.startswith(b"#!") and (b"bash" in first or b"/sh" in first)
+
+
+def _shellcheck() -> list[str]:
+    if not shutil.which("shellcheck"):
+        return []
+    result = subprocess.run(["shellcheck", "-S", "warning", "-f", "gcc", *map(str, shell_scripts())],
+                            cwd=ROOT, capture_output=True, text=True)
+    return [f"shellcheck: {line}" for line in result.stdout.splitlines() if line.strip()]
+
+
+class Teeth:
+    """A scratch build whose exercise sources are solution copies with chosen
+    regions stubbed, used to prove that tests catch every region."""
+
+    def __init__(self) -> None:
+        self.tree = ROOT / "build" / "teeth"
+        self.scratch = self.tree / "exercises"
+        self.build_dir = self.tree / "build"
+
+    def prepare(self, selected: list[chapters.Chapter]) -> None:
+        for chapter in chapters.coded_chapters():
+            self._write_chapter(chapter, stubbed=set())
+        build.configure("dev", build_dir=self.build_dir, extra=[
+            f"-DRDV_EXERCISE_ROOT={self.scratch}", "-DRDV_SANITIZE=", "-DCMAKE_BUILD_TYPE=Debug",
+            "-DRDV_WERROR=ON", "-DRDV_BUILD_BOOK=OFF"])
+        del selected
+
+    def _write_chapter(self, chapter: chapters.Chapter, stubbed: set[str] | None) -> None:
+        """Copies the chapter's solution into the scratch tree, stubbing
+        `stubbed` (None: every region). Unchanged files keep their time stamps."""
+        for source in sorted(chapter.solution_dir.rglob("*")):
+            if not source.is_file() or source.name == "CMakeLists.txt":
+                continue
+            target = self.scratch / chapter.slug / source.relative_to(chapter.solution_dir)
+            text = regions.render(source, stubbed) if source.suffix in regions.SOURCE_SUFFIXES else source.read_text()
+            if not target.exists() or target.read_text() != text:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text)
+
+    def attempt(self, chapter: chapters.Chapter, stubbed: set[str] | None) -> tuple[str, gtest.Run | None]:
+        """Builds and runs the chapter's exercise tests with `stubbed` regions.
+        Returns ("", run) when it built, or (compiler errors, None)."""
+        self._write_chapter(chapter, stubbed)
+        try:
+            build.build("dev", [chapter.exercise_test_target], build_dir=self.build_dir, quiet=True)
+        except build.BuildError as error:
+            return str(error), None
+        binary = self.build_dir / "tests" / chapter.slug / chapter.exercise_test_target
+        return "", gtest.run(binary, f"ch{chapter.number}", timeout=900, extra_args=["--gtest_fail_fast"])
+
+    def check(self, chapter: chapters.Chapter) -> list[str]:
+        """Problems with the chapter's teeth, as messages; prints progress."""
+        problems: list[str] = []
+        found = regions.chapter_regions(chapter.solution_dir)
+        errors, pristine = self.attempt(chapter, None)
+        if errors:
+            problems.append(f"ch{chapter.number}: the pristine exercises do not compile warning-free:\n{errors}")
+        elif pristine and pristine.passed:
+            problems.append(f"ch{chapter.number}: the pristine exercises pass every test")
+        else:
+            ui.say(f"  {ui.green(ui.PASS)} pristine exercises compile and fail")
+        for region in found:
+            errors, run = self.attempt(chapter, {region.id})
+            where = f"{region.path.relative_to(ROOT)}:{region.line}"
+            if errors:
+                problems.append(f"{region.id} ({where}): stubbing it alone does not compile:\n{errors}")
+                ui.say(f"  {ui.red(ui.FAIL)} {region.id} {region.title}: does not compile when stubbed")
+            elif run and run.passed:
+                problems.append(f"{region.id} ({where}): no test fails when only this region is stubbed")
+                ui.say(f"  {ui.red(ui.FAIL)} {region.id} {region.title}: no test catches it")
+            else:
+                caught = next((t.full_name for t in (run.tests if run else []) if not t.passed), "a crash")
+                ui.say(f"  {ui.green(ui.PASS)} {region.id} {region.title} {ui.dim('— caught by ' + caught)}")
+        self._write_chapter(chapter, stubbed=set())
+        return problems
