@@ -152,9 +152,10 @@ def _with_todo_include(lines: list[str]) -> list[str]:
 
 
 def chapter_regions(solution_dir: Path) -> list[Region]:
-    """Every region of one chapter's solution, in file and line order."""
+    """Every region of one chapter's solution, in exercise order (chNN.1,
+    chNN.2, ...), whichever files they are in."""
     regions: list[Region] = []
     for path in sorted(solution_dir.rglob("*")):
         if path.is_file() and path.suffix in SOURCE_SUFFIXES:
             regions += parse(path)
-    return regions
+    return sorted(regions, key=lambda r: (r.chapter, int(r.id.split(".")[1])))
