@@ -1,0 +1,85 @@
+// The scheduler's templates: spawn() and the life of a process, send(), and
+// use(). Included by scheduler.hpp; not part of the API reference, which
+// documents their declarations there.
+#pragma once
+
+#include "scheduler.hpp"
+
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
+
+namespace rdv::proc {
+
+//! [spawn]
+template <class F>
+pid scheduler::spawn(F&& body) {
+  static_assert(std::is_invocable_v<std::decay_t<F>&>, "spawn() takes a function of no arguments");
+  if (shutting_down_) throw std::logic_error("rdv::proc: spawn() while the scheduler shuts down");
+  process& p = table_.acquire();
+  try {
+    // TODO(ch03.2): give the new process a fiber on a pooled stack, and queue it to run
+    // Hint: boost::context::fiber's constructor takes std::allocator_arg, a stack
+    //   allocator and a function. Which member hands out pooled stacks? (more: ./course
+    //   hint 03)
+    (void)body;
+    throw rdv::todo("ch03.2", "give the new process a fiber on a pooled stack, and queue it to run");
+  } catch (...) {
+    table_.release(p);
+    throw;
+  }
+  return p.id;
+}
+//! [spawn]
+
+//! [start]
+// The whole life of a process, on its own stack.
+template <class F>
+boost::context::fiber scheduler::start(process& p, boost::context::fiber&& from, F& body) {
+  if (shutting_down_) return std::move(from);  // destroyed before it ever ran
+  arrived(std::move(from));
+  return finish(p, run_body(body));
+}
+
+template <class F>
+exit_reason scheduler::run_body(F& body) {
+  try {
+    auto own = std::move(body);  // so that what it captured dies when it ends
+    own();
+    return {};
+  } catch (const boost::context::detail::forced_unwind&) {
+    throw;  // the scheduler is being destroyed: Boost.Context unwinds this stack
+  } catch (...) {
+    return exit_reason::from(std::current_exception());
+  }
+}
+//! [start]
+
+//! [send]
+template <class M>
+bool scheduler::send(pid to, M&& message) {
+  process* p = table_.find(to);
+  if (p == nullptr || shutting_down_) return false;
+  p->inbox.push(make_letter(messages_, std::forward<M>(message)));
+  if (p->state == process_state::waiting_message || p->state == process_state::waiting_either) {
+    make_runnable(*p);
+  }
+  return true;
+}
+//! [send]
+
+template <class E>
+E& scheduler::use() {
+  static_assert(std::is_base_of_v<extension, E>, "use<E>() needs E derived from extension");
+  static constexpr char key = 0;  // one address per E
+  for (auto& [k, e] : extensions_) {
+    if (k == &key) return static_cast<E&>(*e);
+  }
+  auto made = std::make_unique<E>(*this);
+  E& made_ref = *made;
+  extensions_.emplace_back(&key, std::move(made));
+  return made_ref;
+}
+
+}  // namespace rdv::proc

@@ -1,0 +1,117 @@
+#include "stack_pool.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <new>
+#include <system_error>
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102  // Linux 6.13; older C libraries do not name it
+#endif
+
+namespace rdv::proc {
+
+namespace {
+
+//! [layout]
+constexpr std::size_t slots_per_region = 4096;  // 256 MiB of address space at 64 KiB a stack
+// Boost.Context puts its record at the top of a stack, aligned down to 256
+// bytes, and the process's frames below it. Shifting the top of neighbouring
+// stacks by whole multiples of 256 bytes gives their hot lines different
+// offsets within a page, instead of the same few cache sets.
+constexpr std::size_t colour_step = 256;
+constexpr std::size_t colours = 4;
+//! [layout]
+
+std::size_t page_size() {
+  static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+std::size_t round_up(std::size_t n, std::size_t unit) { return (n + unit - 1) / unit * unit; }
+
+// Whether this kernel can make a page a guard page without a mapping of its own.
+bool kernel_has_guard_pages() {
+  void* probe =
+      ::mmap(nullptr, page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (probe == MAP_FAILED) return false;
+  const bool works = ::madvise(probe, page_size(), MADV_GUARD_INSTALL) == 0;
+  ::munmap(probe, page_size());
+  return works;
+}
+
+}  // namespace
+
+stack_pool::stack_pool(stack_options options)
+    : slot_size_(round_up(std::max(options.size, 4 * page_size()), page_size())),
+      guarded_(options.guard_pages && kernel_has_guard_pages()) {
+  if (guarded_) guard_size_ = page_size();
+}
+
+stack_pool::~stack_pool() {
+  for (auto [base, bytes] : regions_) ::munmap(base, bytes);
+}
+
+boost::context::stack_context stack_pool::allocate() {
+  // Room for every stack to come back, so that deallocate() never allocates.
+  if (const std::size_t all = in_use_ + free_.size() + 1; free_.capacity() < all) {
+    free_.reserve(2 * all);
+  }
+  char* slot = nullptr;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else {
+    slot = new_slot();
+  }
+  ++in_use_;
+  return in(slot);
+}
+
+void stack_pool::deallocate(boost::context::stack_context& stack) noexcept {
+  char* top = static_cast<char*>(stack.sp);
+  free_.push_back(top - stack.size - guard_size_);
+  --in_use_;
+}
+
+//! [new_slot]
+char* stack_pool::new_slot() {
+  if (unused_ == unused_end_) {
+    // Reserve address space only: MAP_NORESERVE commits no memory, and pages
+    // become real one by one as processes first touch them. No huge pages:
+    // a 2 MiB page would make every stack in it cost 64 KiB.
+    const std::size_t bytes = slots_per_region * slot_size_;
+    void* region = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (region == MAP_FAILED) {
+      throw std::system_error(errno, std::generic_category(), "stack_pool: cannot reserve stacks");
+    }
+    ::madvise(region, bytes, MADV_NOHUGEPAGE);
+    regions_.emplace_back(static_cast<char*>(region), bytes);
+    unused_ = static_cast<char*>(region);
+    unused_end_ = unused_ + bytes;
+  }
+  char* slot = unused_;
+  unused_ += slot_size_;
+  if (guarded_ && ::madvise(slot, guard_size_, MADV_GUARD_INSTALL) != 0) {
+    throw std::system_error(errno, std::generic_category(),
+                            "stack_pool: cannot install a guard page");
+  }
+  return slot;
+}
+//! [new_slot]
+
+boost::context::stack_context stack_pool::in(char* slot) const noexcept {
+  const auto index = reinterpret_cast<std::uintptr_t>(slot) / slot_size_;
+  char* top = slot + slot_size_ - index % colours * colour_step;
+  boost::context::stack_context stack;
+  stack.sp = top;
+  stack.size = static_cast<std::size_t>(top - slot) - guard_size_;
+  return stack;
+}
+
+}  // namespace rdv::proc

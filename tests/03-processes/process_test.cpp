@@ -1,0 +1,152 @@
+// Chapter 3's process tests, in the order of the exercises: spawn (ch03.2),
+// run and switch (ch03.3, ch03.4), monitors (ch03.5); then the behaviours
+// that all of them together give.
+#include "processes.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace rdv::proc;
+using rdv::test::explained_in;
+
+// A scheduler whose crash reports go to a string; a test that expects no
+// crash fails with the report, which names the exception (and so the TODO).
+class Processes : public ::testing::Test {
+protected:
+  std::ostringstream crashes;
+  scheduler node{{.crash_log = &crashes}};
+  bool crashes_expected = false;
+
+  void TearDown() override {
+    if (!crashes_expected) {
+      EXPECT_EQ(crashes.str(), "") << "no process should have crashed";
+    }
+  }
+};
+
+TEST_F(Processes, SpawnReturnsAPidAtOnceAndRunsNothingYet) {
+  explained_in("ch03-spawn");
+  bool ran = false;
+  const pid first = node.spawn([&ran] { ran = true; });
+  const pid second = node.spawn([] {});
+  EXPECT_EQ(to_string(first), "<0.1.0>") << "the first process of a scheduler";
+  EXPECT_EQ(to_string(second), "<0.2.0>");
+  EXPECT_EQ(node.process_count(), 2u);
+  EXPECT_TRUE(node.alive(first));
+  EXPECT_FALSE(ran) << "a spawned process runs only when the scheduler runs";
+  EXPECT_EQ(node.stacks().in_use(), 2u) << "each process has a stack from the pool";
+}
+
+TEST_F(Processes, RunRunsEveryProcessToItsEndInSpawnOrder) {
+  explained_in("ch03-run");
+  std::vector<int> order;
+  for (int i = 0; i < 3; ++i) node.spawn([&order, i] { order.push_back(i); });
+  node.run();
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(node.process_count(), 0u) << "every process has ended";
+  EXPECT_EQ(node.stacks().in_use(), 0u) << "and given its stack back";
+}
+
+TEST_F(Processes, AProcessCanSpawnAnother) {
+  explained_in("ch03-run");
+  std::vector<std::string> log;
+  node.spawn([&log] {
+    spawn([&log] { log.push_back("child"); });
+    log.push_back("parent");
+  });
+  node.run();
+  EXPECT_EQ(log, (std::vector<std::string>{"parent", "child"})) << "the child runs after its "
+                                                                   "parent gives way";
+}
+
+TEST_F(Processes, AWaitingProcessGivesWayAndRunReturnsWhenAllWait) {
+  explained_in("ch03-run");
+  std::vector<std::string> log;
+  const pid waiter = node.spawn([&log] {
+    log.push_back("waiter waits");
+    log.push_back("waiter got " + std::to_string(receive<int>()));
+  });
+  node.spawn([&log] { log.push_back("other runs"); });
+  node.run();
+  EXPECT_EQ(log, (std::vector<std::string>{"waiter waits", "other runs"}));
+  EXPECT_TRUE(node.alive(waiter)) << "it still waits for a message";
+  node.spawn([waiter] { send(waiter, 42); });
+  node.run();
+  EXPECT_EQ(log.back(), "waiter got 42") << "run() again: the message woke the waiter";
+  EXPECT_FALSE(node.alive(waiter));
+}
+
+TEST_F(Processes, PingPongSwitchesStraightBetweenTwoProcesses) {
+  explained_in("ch03-switch");
+  int bounces = 0;
+  node.spawn([&bounces] {
+    const pid me = self();
+    const pid partner = spawn([me, &bounces] {
+      for (int i = 0; i < 1000; ++i) {
+        send(me, receive<int>() + 1);
+        ++bounces;
+      }
+    });
+    send(partner, 0);
+    for (int i = 0; i < 999; ++i) send(partner, receive<int>() + 1);
+    EXPECT_EQ(receive<int>(), 1999);
+  });
+  node.run();
+  EXPECT_EQ(bounces, 1000);
+  EXPECT_EQ(node.process_count(), 0u);
+}
+
+TEST_F(Processes, AMonitorTellsTheWatcherThatAProcessEnded) {
+  explained_in("ch03-monitors");
+  std::string told;
+  node.spawn([&told] {
+    const pid worker = spawn([] { receive<std::string>(); });
+    monitor(worker);
+    send(worker, std::string("finish"));
+    const down d = receive<down>();
+    told = to_string(d.who) + " " + d.reason.text();
+    EXPECT_EQ(d.who, worker);
+  });
+  node.run();
+  EXPECT_EQ(told, "<0.2.0> normal");
+}
+
+TEST_F(Processes, AMonitorReportsTheExceptionThatEndedAProcess) {
+  explained_in("ch03-monitors");
+  crashes_expected = true;
+  exit_reason reason;
+  node.spawn([&reason] {
+    const pid doomed = spawn([] { throw std::out_of_range("index 7"); });
+    monitor(doomed);
+    reason = receive<down>().reason;
+  });
+  node.run();
+  EXPECT_EQ(reason.what(), exit_reason::kind::exception);
+  EXPECT_EQ(reason.text(), "std::out_of_range: index 7");
+  EXPECT_NE(crashes.str().find("<0.2.0> exited: std::out_of_range: index 7"), std::string::npos)
+      << "the crash should be reported too, but the report was: " << crashes.str();
+}
+
+TEST_F(Processes, AMonitorOfAProcessThatEndedSaysNoproc) {
+  explained_in("ch03-monitors");
+  std::string told;
+  node.spawn([&told] {
+    const pid gone = spawn([] {});
+    yield();  // let it end
+    monitor(gone);
+    told = receive<down>().reason.text();
+  });
+  node.run();
+  EXPECT_EQ(told, "noproc");
+}
+
+}  // namespace
