@@ -1,0 +1,61 @@
+// names: the seed's registered-name example, where a name and a pid sit in
+// the same variable and are sent to the same way. Try: ./course run 04
+#include "address.hpp"
+
+#include "rdv/cli.hpp"
+
+#include <iostream>
+#include <string>
+
+namespace {
+
+using namespace rdv::proc;
+
+//! [message]
+struct msg {
+  std::string text;
+};
+//! [message]
+
+// Prints every message it gets, until it gets "stop".
+void printer() {
+  for (;;) {
+    const msg m = receive<msg>();
+    if (m.text == "stop") return;
+    std::cout << self() << " got {msg, \"" << m.text << "\"}" << std::endl;
+  }
+}
+
+//! [seed]
+void seed() {
+  const pid printer_pid = spawn(printer);  // Pid = spawn(fun() -> ... end)
+  send(printer_pid, msg{"by pid"});        // Pid ! {msg, "test"}
+  register_name("test", printer_pid);      // register(test, Pid)
+  send("test", msg{"by name"});            // test ! {msg, "test"}
+  address p = "test";                      // P = test
+  send(p, msg{"through a variable"});      // P ! {msg, "test"}: works here
+  p = printer_pid;                         // the same variable, now a pid
+  send(p, msg{"through the same variable, as a pid"});
+  send(p, msg{"stop"});
+  monitor(printer_pid);
+  receive<down>();
+  std::cout << "after " << printer_pid << " ended, whereis(\"test\") finds "
+            << (whereis("test") ? "it" : "nobody") << std::endl;
+  try {
+    send("test", msg{"too late"});
+  } catch (const registry_error& e) {
+    std::cout << "and sending to the name is an error: " << e.what() << std::endl;
+  }
+}
+//! [seed]
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  rdv::cli::flags flags("names", "The seed's registered-name example: a name and a pid in one "
+                                 "variable, sent to the same way (chapter 4).");
+  if (!flags.parse(argc, argv)) return flags.exit_status();
+  rdv::proc::scheduler node;
+  node.spawn(seed);
+  node.run();
+}

@@ -1,0 +1,230 @@
+// Chapter 4's tests: registered names (exercise ch04.1), addresses that hold
+// a pid or a name (ch04.2), names released when their process ends (ch04.3),
+// and the argument-dependent-lookup sidebar.
+#include "address.hpp"
+#include "registry.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace rdv::proc;
+using rdv::test::explained_in;
+
+struct stop {};
+
+// A scheduler, and a process called "keeper" that waits until the test
+// ends: the scheduler's destruction ends it, which tells no extension.
+class Names : public ::testing::Test {
+protected:
+  std::ostringstream crashes;
+  scheduler node{{.crash_log = &crashes}};
+  pid keeper = node.spawn([] { receive<stop>(); });
+
+  // Runs `body` in a process of its own, then runs the scheduler.
+  template <class F>
+  void in_process(F body) {
+    node.spawn(std::move(body));
+    node.run();
+  }
+  // What `call` throws, as text ("" when it throws nothing).
+  template <class F>
+  static std::string error_of(F call) {
+    try {
+      call();
+    } catch (const registry_error& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+TEST_F(Names, RegisterNameMakesWhereisFindTheProcess) {
+  explained_in("ch04-register");
+  in_process([this] {
+    EXPECT_FALSE(whereis("keeper")) << "nobody has the name yet";
+    register_name("keeper", keeper);
+    EXPECT_EQ(whereis("keeper"), keeper);
+  });
+  EXPECT_EQ(node.use<registry>().name_of(keeper), "keeper");
+  EXPECT_EQ(node.use<registry>().size(), 1u);
+}
+
+TEST_F(Names, ATakenNameCannotBeRegisteredAgain) {
+  explained_in("ch04-errors");
+  const pid other = node.spawn([] { receive<stop>(); });
+  in_process([this, other] {
+    register_name("keeper", keeper);
+    EXPECT_EQ(error_of([other] { register_name("keeper", other); }),
+              "register_name(\"keeper\", " + to_string(other) + "): the name is taken by " +
+                  to_string(keeper));
+    EXPECT_EQ(whereis("keeper"), keeper) << "the name stays with its first owner";
+  });
+}
+
+TEST_F(Names, AProcessCannotHaveTwoNames) {
+  explained_in("ch04-errors");
+  in_process([this] {
+    register_name("first", keeper);
+    EXPECT_EQ(error_of([this] { register_name("second", keeper); }),
+              "register_name(\"second\", " + to_string(keeper) +
+                  "): it is already registered as \"first\"");
+    EXPECT_FALSE(whereis("second"));
+  });
+}
+
+TEST_F(Names, AnEndedProcessCannotBeRegistered) {
+  explained_in("ch04-errors");
+  const pid gone = node.spawn([] {});
+  node.run();
+  in_process([gone] {
+    EXPECT_EQ(error_of([gone] { register_name("ghost", gone); }),
+              "register_name(\"ghost\", " + to_string(gone) + "): no such process (it has ended)");
+  });
+}
+
+TEST_F(Names, UnregisterNameFreesTheName) {
+  explained_in("ch04-register");
+  in_process([this] {
+    register_name("keeper", keeper);
+    unregister_name("keeper");
+    EXPECT_FALSE(whereis("keeper"));
+    register_name("again", keeper);  // the process may take another name now
+    EXPECT_EQ(whereis("again"), keeper);
+    EXPECT_EQ(error_of([] { unregister_name("keeper"); }),
+              "unregister_name(\"keeper\"): no process is registered under that name");
+  });
+}
+
+TEST_F(Names, ANameAndAPidInTheSameVariableAreSentToTheSameWay) {
+  explained_in("ch04-address");
+  std::vector<std::string> got;
+  const pid printer = node.spawn([&got] {
+    for (int i = 0; i < 3; ++i) got.push_back(receive<std::string>());
+    receive<stop>();  // keeps its name until the test ends
+  });
+  in_process([printer] {
+    register_name("test", printer);
+    address to = "test";  // the seed's P = test
+    EXPECT_TRUE(to.is_name());
+    EXPECT_TRUE(send(to, std::string("by name")));
+    to = printer;
+    EXPECT_FALSE(to.is_name());
+    EXPECT_TRUE(send(to, std::string("by pid")));
+    EXPECT_TRUE(send("test", std::string("by a literal name")));
+  });
+  EXPECT_EQ(got, (std::vector<std::string>{"by name", "by pid", "by a literal name"}));
+}
+
+TEST_F(Names, AnAddressPrintsAsItsPidOrItsName) {
+  explained_in("ch04-address");
+  EXPECT_EQ(address(pid{42, 0}).to_string(), "<0.42.0>");
+  EXPECT_EQ(address("test").to_string(), "test");
+  EXPECT_EQ(address("a"), address(std::string("a")));
+  EXPECT_NE(address("a"), address(pid{1, 0}));
+}
+
+TEST_F(Names, SendingToANameNobodyHasIsAnError) {
+  explained_in("ch04-errors");
+  in_process([] {
+    EXPECT_EQ(error_of([] { send("nobody", 1); }),
+              "send to \"nobody\": no process is registered under that name");
+    EXPECT_EQ(error_of([] { address("nobody").resolve(); }),
+              "send to \"nobody\": no process is registered under that name");
+  });
+}
+
+TEST_F(Names, ANameIsReleasedWhenItsProcessEnds) {
+  explained_in("ch04-release");
+  const pid worker = node.spawn([] { receive<stop>(); });
+  in_process([worker] {
+    register_name("worker", worker);
+    monitor(worker);
+    send("worker", stop{});
+    receive<down>();
+    EXPECT_FALSE(whereis("worker")) << "the name should go with its process";
+    EXPECT_EQ(scheduler::current().use<registry>().size(), 0u);
+  });
+}
+
+TEST_F(Names, ANameIsReleasedWhenItsProcessCrashes) {
+  explained_in("ch04-release");
+  const pid doomed = node.spawn([] {
+    receive<stop>();
+    throw std::runtime_error("crash");
+  });
+  in_process([doomed] {
+    register_name("doomed", doomed);
+    monitor(doomed);
+    send("doomed", stop{});
+    EXPECT_EQ(receive<down>().reason.text(), "std::runtime_error: crash");
+    EXPECT_FALSE(whereis("doomed"));
+  });
+}
+
+TEST_F(Names, AReleasedNameCanBeTakenByAnotherProcess) {
+  explained_in("ch04-release");
+  in_process([this] {
+    const pid first = spawn([] { receive<stop>(); });
+    register_name("job", first);
+    monitor(first);
+    send(first, stop{});
+    receive<down>();
+    register_name("job", keeper);  // a restarted server takes its old name
+    EXPECT_EQ(whereis("job"), keeper);
+    address job = "job";  // the same address now reaches the new process
+    EXPECT_EQ(job.resolve(), keeper);
+  });
+}
+
+TEST_F(Names, ALateMessageToAnEndedRequestFindsNoName) {
+  explained_in("ch04-release");
+  // Chapter 10's hub registers each waiting client under its request id; a
+  // reply that comes after the client is gone must find nobody (404).
+  std::string answer;
+  in_process([&answer] {
+    const pid held = spawn([] { receive<std::string>(); });
+    register_name("5f1c0ffee", held);
+    monitor(held);
+    send("5f1c0ffee", std::string("the reply"));
+    receive<down>();
+    answer = whereis("5f1c0ffee") ? "delivered" : "404 Not Found";
+  });
+  EXPECT_EQ(answer, "404 Not Found");
+}
+
+}  // namespace
+
+// The sidebar: an unqualified call also looks in the namespaces of its
+// arguments' types (argument-dependent lookup), and may pick a function
+// there that is a better match than the one you meant.
+namespace elsewhere {
+struct note {
+  int n;
+};
+inline bool send(rdv::proc::pid, note) { return false; }  // happens to be called send
+}  // namespace elsewhere
+
+namespace {
+
+TEST(Adl, AnUnqualifiedSendCanPickAFunctionFromTheMessagesNamespace) {
+  explained_in("ch04-adl");
+  scheduler node;
+  node.spawn([] {
+    const pid me = self();
+    EXPECT_FALSE(send(me, elsewhere::note{1})) << "ADL finds elsewhere::send, and a function "
+                                                  "that is not a template wins a tie";
+    EXPECT_TRUE(rdv::proc::send(me, elsewhere::note{2})) << "a qualified call means ours";
+    EXPECT_EQ(receive<elsewhere::note>().n, 2) << "only the second call sent anything";
+  });
+  node.run();
+}
+
+}  // namespace
