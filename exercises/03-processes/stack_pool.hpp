@@ -27,9 +27,6 @@ struct stack_options {
 /// Each stack is a slot in a region reserved with one mmap(2) call. A freed
 /// stack keeps its pages and goes to the front of the line, so the next
 /// process gets a stack that is already in memory (and in the caches).
-/// Neighbouring slots have their tops at different offsets within a page
-/// ("colours"), so that the hot top lines of many stacks do not all compete
-/// for the same cache sets.
 class stack_pool {
 public:
   /// A pool of stacks laid out as `options` says.

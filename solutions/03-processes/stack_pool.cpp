@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdint>
 #include <new>
 #include <system_error>
 
@@ -17,15 +16,7 @@ namespace rdv::proc {
 
 namespace {
 
-//! [layout]
 constexpr std::size_t slots_per_region = 4096;  // 256 MiB of address space at 64 KiB a stack
-// Boost.Context puts its record at the top of a stack, aligned down to 256
-// bytes, and the process's frames below it. Shifting the top of neighbouring
-// stacks by whole multiples of 256 bytes gives their hot lines different
-// offsets within a page, instead of the same few cache sets.
-constexpr std::size_t colour_step = 256;
-constexpr std::size_t colours = 4;
-//! [layout]
 
 std::size_t page_size() {
   static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -106,11 +97,9 @@ char* stack_pool::new_slot() {
 //! [new_slot]
 
 boost::context::stack_context stack_pool::in(char* slot) const noexcept {
-  const auto index = reinterpret_cast<std::uintptr_t>(slot) / slot_size_;
-  char* top = slot + slot_size_ - index % colours * colour_step;
   boost::context::stack_context stack;
-  stack.sp = top;
-  stack.size = static_cast<std::size_t>(top - slot) - guard_size_;
+  stack.sp = slot + slot_size_;  // stacks grow down from the top of their slot
+  stack.size = slot_size_ - guard_size_;
   return stack;
 }
 
