@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// Chapter 5: the ring benchmark of Programming Erlang. N processes in a
+/// ring pass a token round M times: N×M messages, each one hop.
+
+#include "processes.hpp"
+
+#include <cstdint>
+
+/// Chapter 5's ring benchmark.
+namespace rdv::ring {
+
+/// The message that goes round the ring.
+struct token {
+  std::uint64_t hops = 0;  ///< how many processes have received it so far
+};
+
+/// What one run of the ring measured.
+struct result {
+  std::uint64_t hops = 0;     ///< messages received in all: N×M if all went well
+  double spawn_ns = 0;        ///< nanoseconds to spawn one process (N spawns / N)
+  double hop_ns = 0;          ///< nanoseconds per hop (the token's laps / N×M)
+  double resident_bytes = 0;  ///< resident memory added per process while all are alive
+};
+
+/// One process of the ring: receives the token `laps` times, passing it on
+/// to `next` each time.
+void forward(proc::pid next, long laps);
+
+/// Spawns the other `n` - 1 processes of a ring behind the calling process:
+/// each forwards the token `laps` times to the next, and the last one's next
+/// is the caller. Returns the first of them, to which the caller sends.
+proc::pid build(long n, long laps);
+
+/// Runs the ring on `node`: a first process spawns the other n-1, each
+/// knowing the next, and is itself the last one's next; then it sends the
+/// token round m times. Returns when the token is back for the m-th time.
+result run(proc::scheduler& node, long n, long m);
+
+/// Resident memory of this process now, in bytes (from /proc/self/statm).
+double resident_bytes();
+
+}  // namespace rdv::ring
