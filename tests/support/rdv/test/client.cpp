@@ -136,6 +136,12 @@ std::size_t client::need(std::size_t bytes) {
   return bytes;
 }
 
+std::string client::read_exactly(std::size_t bytes) {
+  std::string bytes_read = buffered_.substr(0, need(bytes));
+  buffered_.erase(0, bytes);
+  return bytes_read;
+}
+
 std::string client::read_line() {
   std::size_t end;
   while ((end = buffered_.find("\r\n")) == std::string::npos) {

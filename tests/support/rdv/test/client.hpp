@@ -59,6 +59,8 @@ public:
   /// Reads one response; `to_head_request` says the body is absent whatever
   /// Content-Length says (answers to HEAD).
   response read_response(bool to_head_request = false);
+  /// Reads exactly `bytes` bytes, for protocols that are not HTTP.
+  std::string read_exactly(std::size_t bytes);
   /// Reads until the server closes the connection. Returns true if it did
   /// (orderly or by reset) before the timeout, false otherwise.
   bool wait_closed();

@@ -1,0 +1,98 @@
+// The definitions of use_process.hpp: how an Asio operation suspends and
+// resumes a process. Included by use_process.hpp.
+#pragma once
+
+#include "use_process.hpp"
+
+#include <boost/asio/error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <utility>
+#include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
+
+namespace rdv::proc::detail {
+
+//! [handler]
+template <class... Values>
+template <class... Results>
+void process_handler<Values...>::operator()(Results&&... results) {
+  // TODO(ch06.2): hand the operation's results to the waiting process, and let it run
+  // Hint: The process waits in initiate() below, with `done` on its stack. Where do the
+  //   results go so that it finds them when it resumes? (more: ./course hint 06)
+  ((void)results, ...);
+  throw rdv::todo("ch06.2", "hand the operation's results to the waiting process, and let it run");
+}
+//! [handler]
+
+//! [deadline]
+inline void on_deadline::operator()(boost::system::error_code ec) const {
+  // Cancelled (the operation won), or too late: the process holds another
+  // ticket now, and `cancel` may be gone with the frame it lived in.
+  if (ec || !loop->node().holds(ticket)) return;
+  *timed_out = true;
+  cancel->emit(boost::asio::cancellation_type::terminal);
+}
+//! [deadline]
+
+// The results of the operation, as the caller gets them.
+template <std::size_t... I, class... Values>
+auto values_after_error(std::index_sequence<I...>, std::tuple<Values...>& values) {
+  using result = typename call_result<Values...>::type;
+  if constexpr (sizeof...(I) == 0) {
+    return;
+  } else if constexpr (sizeof...(I) == 1) {
+    return result(std::move(std::get<(I + 1)...>(values)));
+  } else {
+    return result(std::move(std::get<I + 1>(values))...);
+  }
+}
+
+template <class... Values>
+typename call_result<Values...>::type take(std::tuple<Values...>& values,
+                                           const use_process_t& token, bool timed_out) {
+  if constexpr (call_result<Values...>::has_error) {
+    boost::system::error_code ec = std::get<0>(values);
+    if (timed_out && ec == boost::asio::error::operation_aborted)
+      ec = boost::asio::error::timed_out;
+    if (token.error_out() != nullptr) {
+      *token.error_out() = ec;
+    } else if (ec) {
+      throw boost::system::system_error(ec);
+    }
+    return values_after_error(std::make_index_sequence<sizeof...(Values) - 1>(), values);
+  } else if constexpr (sizeof...(Values) == 1) {
+    return std::move(std::get<0>(values));
+  } else if constexpr (sizeof...(Values) > 1) {
+    return std::move(values);
+  }
+}
+
+}  // namespace rdv::proc::detail
+
+//! [initiate]
+template <class... Args>
+template <class Initiation, class RawToken, class... InitArgs>
+auto boost::asio::async_result<rdv::proc::use_process_t, void(Args...)>::initiate(
+    Initiation&& initiation, RawToken&& token, InitArgs&&... args) -> return_type {
+  using namespace rdv::proc;
+  scheduler& node = scheduler::current();
+  event_loop& loop = node.use<event_loop>();
+  rdv::proc::detail::completion<std::decay_t<Args>...> done;
+  const wait_ticket ticket = node.ticket();  // throws unless the caller is a process
+  std::optional<boost::asio::steady_timer> deadline;
+  if (const auto limit = token.limit()) {
+    done.cancel.emplace();
+    deadline.emplace(loop.context(), *limit);
+    deadline->async_wait(
+        rdv::proc::detail::on_deadline{&loop, ticket, &*done.cancel, &done.timed_out});
+  }
+  std::move(initiation)(
+      rdv::proc::detail::process_handler<std::decay_t<Args>...>(done, loop, ticket),
+      std::forward<InitArgs>(args)...);
+  node.wait(wake_on::ticket);  // the other processes and handlers run meanwhile
+  node.retire(ticket);
+  if (deadline) deadline->cancel();
+  return rdv::proc::detail::take(*done.values, token, done.timed_out);
+}
+//! [initiate]

@@ -1,0 +1,102 @@
+// Chapter 6's echo server (exercise ch06.3), over real TCP connections. The
+// server runs on a thread of its own, which makes its scheduler, runs its
+// io_context, and destroys the scheduler before the io_context goes.
+#include "echo_server.hpp"
+#include "event_loop.hpp"
+#include "processes.hpp"
+
+#include "rdv/test/book.hpp"
+#include "rdv/test/client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+
+#include <chrono>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using namespace std::chrono_literals;
+using rdv::test::explained_in;
+using clock_type = std::chrono::steady_clock;
+
+class Echo : public ::testing::Test {
+protected:
+  static constexpr std::chrono::milliseconds idle = 1000ms;
+  asio::io_context io{1};
+  tcp::acceptor acceptor{io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)};
+  std::uint16_t port = acceptor.local_endpoint().port();
+  std::mutex mutex;
+  std::string failure;         // what the server's thread died of
+  std::ostringstream crashes;  // written by the server's thread, read after it ends
+  std::thread server{[this] {
+    try {
+      rdv::proc::scheduler node({.crash_log = &crashes});
+      rdv::proc::run_in(io, node);
+      node.spawn([this] { rdv::echo::accept(acceptor, idle); });
+      io.run();
+    } catch (const std::exception& e) {
+      const std::lock_guard lock(mutex);
+      failure = e.what();
+    }
+  }};
+
+  ~Echo() override {
+    io.stop();
+    server.join();
+    EXPECT_EQ(failure, "") << "the server's thread ended with an error";
+    EXPECT_EQ(crashes.str(), "") << "no connection's process should have crashed";
+  }
+};
+
+TEST_F(Echo, SendsBackEveryByteItReceives) {
+  explained_in("ch06-echo");
+  rdv::test::client c(port);
+  c.send("hello\n");
+  EXPECT_EQ(c.read_exactly(6), "hello\n") << c.transcript();
+  const std::string big(10000, 'x');  // more than one read of the server's buffer
+  c.send(big);
+  EXPECT_EQ(c.read_exactly(big.size()), big) << c.transcript();
+}
+
+TEST_F(Echo, ServesClientsConnectedAtOnce) {
+  explained_in("ch06-echo");
+  rdv::test::client first(port), second(port);
+  first.send("one");
+  second.send("two");
+  EXPECT_EQ(second.read_exactly(3), "two") << second.transcript();
+  EXPECT_EQ(first.read_exactly(3), "one") << first.transcript();
+}
+
+TEST_F(Echo, ClosesAConnectionThatStaysIdle) {
+  explained_in("ch06-idle");
+  const auto connected = clock_type::now();
+  rdv::test::client c(port);
+  EXPECT_TRUE(c.wait_closed()) << "a silent client should be hung up on after " << idle.count()
+                               << " ms\n"
+                               << c.transcript();
+  EXPECT_GE(clock_type::now() - connected, idle) << "but not before";
+}
+
+TEST_F(Echo, EveryByteFromTheClientPutsOffTheIdleTimeout) {
+  explained_in("ch06-idle");
+  rdv::test::client c(port);
+  c.send("a");
+  EXPECT_EQ(c.read_exactly(1), "a");
+  std::this_thread::sleep_for(idle * 6 / 10);  // well inside the idle time
+  const auto last_sent = clock_type::now();
+  c.send("b");
+  EXPECT_EQ(c.read_exactly(1), "b") << c.transcript();
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
+  EXPECT_GE(clock_type::now() - last_sent, idle)
+      << "the server hung up less than " << idle.count() << " ms after the client's last byte: "
+      << "each read should start a new idle time";
+}
+
+}  // namespace

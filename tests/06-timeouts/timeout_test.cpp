@@ -1,0 +1,160 @@
+// Chapter 6's tests of receive ... after (exercise ch06.1). Every test runs
+// processes inside an io_context on this thread. Timeouts under test are
+// short and only bounded below (a timer never fires early); a timeout that
+// must not fire is an hour long.
+#include "after.hpp"
+#include "event_loop.hpp"
+#include "processes.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace rdv::proc;
+using namespace std::chrono_literals;
+using rdv::test::explained_in;
+using clock_type = std::chrono::steady_clock;
+
+// An io_context and a scheduler that runs in it.
+class Loop : public ::testing::Test {
+protected:
+  boost::asio::io_context io{1};
+  std::ostringstream crashes;
+  scheduler node{{.crash_log = &crashes}};
+
+  Loop() { run_in(io, node); }
+  ~Loop() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
+
+  // Runs until no process and no timer is left. A timer that leaked would
+  // keep it running: the 60-second cap turns that into a failure.
+  void run_all() {
+    io.run_for(60s);
+    EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
+  }
+};
+
+const auto message = [](int) { return std::string("message"); };
+const auto timeout = [] { return std::string("timeout"); };
+
+TEST_F(Loop, ATimeoutFiresWhenNoMessageComes) {
+  explained_in("ch06-after");
+  std::string got;
+  clock_type::duration waited{};
+  node.spawn([&] {
+    const auto started = clock_type::now();
+    got = receive(message, after(20ms, timeout));
+    waited = clock_type::now() - started;
+  });
+  run_all();
+  EXPECT_EQ(got, "timeout");
+  EXPECT_GE(waited, 20ms) << "a timer never fires early";
+}
+
+TEST_F(Loop, AMessageAlreadyInTheMailboxWinsWithoutWaiting) {
+  explained_in("ch06-after");
+  std::string got;
+  node.spawn([&] {
+    send(self(), 7);
+    got = receive(message, after(1h, timeout));
+  });
+  run_all();
+  EXPECT_EQ(got, "message");
+}
+
+TEST_F(Loop, AMessageThatComesWhileWaitingBeatsTheTimeoutAndCancelsTheTimer) {
+  explained_in("ch06-race");
+  std::string got;
+  const pid waiter = node.spawn([&] { got = receive(message, after(1h, timeout)); });
+  node.spawn([waiter] { send(waiter, 1); });
+  run_all();  // returns at once only if the hour-long timer was cancelled
+  EXPECT_EQ(got, "message");
+}
+
+TEST_F(Loop, UnwantedMessagesDoNotEndTheWait) {
+  explained_in("ch06-race");
+  std::vector<std::string> got;
+  const pid waiter = node.spawn([&] {
+    got.push_back(receive(message, after(50ms, timeout)));
+    got.push_back(receive<std::string>());  // still in the mailbox
+  });
+  node.spawn([waiter] {
+    send(waiter, std::string("not an int"));
+    yield();
+    send(waiter, 2.5);
+  });
+  run_all();
+  EXPECT_EQ(got, (std::vector<std::string>{"timeout", "not an int"}));
+}
+
+TEST_F(Loop, ALateMessageOrALateTimerWinsOnceAndDisturbsNothingAfter) {
+  explained_in("ch06-race");
+  std::vector<std::string> got;
+  const pid helper = node.spawn([] {
+    const pid back = receive<pid>();  // once the race below is decided
+    send(back, 99);
+  });
+  const pid waiter = node.spawn([&, helper] {
+    got.push_back(receive(message, after(1ms, timeout)));
+    send(helper, self());
+    // Whichever won, this hour-long wait must end with the next int sent:
+    // the 1 if the timer won, the 99 if the 1 did. Never with a timeout.
+    got.push_back(receive([](int i) { return std::to_string(i); }, after(1h, timeout)));
+  });
+  node.spawn([waiter] {
+    std::this_thread::sleep_for(5ms);  // the 1 ms timer expires while this runs
+    send(waiter, 1);
+  });
+  run_all();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_TRUE(got[0] == "message" || got[0] == "timeout") << got[0];
+  EXPECT_EQ(got[1], got[0] == "message" ? "99" : "1") << "the second receive took "
+                                                         "the wrong message";
+}
+
+TEST_F(Loop, AZeroTimeoutPolls) {
+  explained_in("ch06-poll");
+  std::vector<std::string> got;
+  node.spawn([&] {
+    got.push_back(receive(message, after(0ms, timeout)));
+    send(self(), 3);
+    got.push_back(receive(message, after(0ms, timeout)));
+    got.push_back(receive(message, after(-5s, timeout)));  // negative: the same as zero
+  });
+  run_all();
+  EXPECT_EQ(got, (std::vector<std::string>{"timeout", "message", "timeout"}));
+}
+
+TEST_F(Loop, AStaleTicketWakesNobody) {
+  explained_in("ch06-race");
+  wait_ticket old{};
+  bool done = false;
+  const pid p = node.spawn([&] {
+    scheduler& s = scheduler::current();
+    old = s.ticket();
+    s.wait(wake_on::ticket_or_message);  // a message ends it
+    s.retire(old);
+    receive<std::string>();  // a plain receive: only a string ends it
+    done = true;
+  });
+  node.spawn([p] { send(p, 1); });
+  run_all();
+  EXPECT_FALSE(node.wake(old)) << "a retired ticket must not wake the process";
+  EXPECT_FALSE(done);
+  node.spawn([p] { send(p, std::string("now")); });
+  io.restart();
+  run_all();
+  EXPECT_TRUE(done);
+}
+
+}  // namespace

@@ -1,0 +1,198 @@
+// Chapter 6's tests of the completion token (exercise ch06.2): processes
+// that wait on Asio timers and sockets as if they blocked, with and without
+// a time limit, and a process that waits for a message or its socket.
+#include "after.hpp"
+#include "event_loop.hpp"
+#include "notify.hpp"
+#include "processes.hpp"
+#include "use_process.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/error.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/connect_pair.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+
+#include <chrono>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace asio = boost::asio;
+using namespace rdv::proc;
+using namespace std::chrono_literals;
+using rdv::test::explained_in;
+using clock_type = std::chrono::steady_clock;
+using local_socket = asio::local::stream_protocol::socket;
+
+class Token : public ::testing::Test {
+protected:
+  asio::io_context io{1};
+  std::ostringstream crashes;
+  scheduler node{{.crash_log = &crashes}};
+  local_socket near{io}, far{io};  // two connected ends, like a client and a server
+
+  Token() {
+    run_in(io, node);
+    asio::local::connect_pair(near, far);
+  }
+  ~Token() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
+
+  void run_all() {
+    io.run_for(60s);
+    EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
+  }
+};
+
+TEST_F(Token, AProcessWaitsForATimerAsIfItBlockedWhileOthersRun) {
+  explained_in("ch06-token");
+  int others_ran = 0;
+  clock_type::duration waited{};
+  node.spawn([&] {
+    asio::steady_timer timer(current_io_context(), 20ms);
+    const auto started = clock_type::now();
+    timer.async_wait(use_process);
+    waited = clock_type::now() - started;
+  });
+  node.spawn([&others_ran] { ++others_ran; });
+  run_all();
+  EXPECT_GE(waited, 20ms);
+  EXPECT_EQ(others_ran, 1) << "the other process runs while the first one waits";
+}
+
+TEST_F(Token, AReadReturnsTheBytesItRead) {
+  explained_in("ch06-token");
+  std::string got;
+  node.spawn([&] {
+    char buffer[16];
+    const std::size_t n = far.async_read_some(asio::buffer(buffer), use_process);
+    got.assign(buffer, n);
+  });
+  node.spawn([this] { asio::async_write(near, asio::buffer("hello", 5), use_process); });
+  run_all();
+  EXPECT_EQ(got, "hello");
+}
+
+TEST_F(Token, AnErrorIsThrownOrStoredAsTheTokenSays) {
+  explained_in("ch06-token");
+  boost::system::error_code stored;
+  std::string thrown;
+  node.spawn([&] {
+    char buffer[16];
+    near.close();  // the peer is gone: reads fail with end of file
+    far.async_read_some(asio::buffer(buffer), use_process[stored]);
+    try {
+      far.async_read_some(asio::buffer(buffer), use_process);
+    } catch (const boost::system::system_error& e) {
+      thrown = e.code().message();
+    }
+  });
+  run_all();
+  EXPECT_EQ(stored, asio::error::eof);
+  EXPECT_EQ(thrown, boost::system::error_code(asio::error::eof).message());
+}
+
+TEST_F(Token, ManyProcessesWaitOnTheirOwnTimersAtOnce) {
+  explained_in("ch06-token");
+  int woke = 0;
+  for (int i = 0; i < 1000; ++i) {
+    node.spawn([&woke, i] {
+      asio::steady_timer timer(current_io_context(), std::chrono::microseconds(i * 10));
+      timer.async_wait(use_process);
+      ++woke;
+    });
+  }
+  run_all();
+  EXPECT_EQ(woke, 1000);
+}
+
+TEST_F(Token, OnlyAProcessCanWaitWithIt) {
+  explained_in("ch06-token");
+  asio::steady_timer timer(io, 1ms);
+  EXPECT_THROW(timer.async_wait(use_process), std::logic_error);
+}
+
+TEST_F(Token, WithinCancelsAnOperationThatTakesTooLong) {
+  explained_in("ch06-within");
+  boost::system::error_code ec;
+  clock_type::duration waited{};
+  std::string then;
+  node.spawn([&] {
+    char buffer[16];
+    const auto started = clock_type::now();
+    far.async_read_some(asio::buffer(buffer), use_process.within(20ms)[ec]);
+    waited = clock_type::now() - started;
+    asio::async_write(near, asio::buffer("late", 4), use_process);  // the socket still works
+    then.assign(buffer, far.async_read_some(asio::buffer(buffer), use_process));
+  });
+  run_all();
+  EXPECT_EQ(ec, asio::error::timed_out);
+  EXPECT_GE(waited, 20ms);
+  EXPECT_EQ(then, "late");
+}
+
+TEST_F(Token, WithinLetsAnOperationThatCompletesInTimeFinishAndLeavesNoTimer) {
+  explained_in("ch06-within");
+  std::string got;
+  node.spawn([&] {
+    char buffer[16];
+    got.assign(buffer, far.async_read_some(asio::buffer(buffer), use_process.within(1h)));
+  });
+  node.spawn([this] { asio::async_write(near, asio::buffer("quick", 5), use_process); });
+  run_all();  // returns at once only if the hour-long deadline was cancelled
+  EXPECT_EQ(got, "quick");
+}
+
+TEST_F(Token, ASpawnFromAnAsioHandlerRunsInTheSameLoop) {
+  explained_in("ch06-loop");
+  bool ran = false;
+  asio::post(io, [this, &ran] { node.spawn([&ran] { ran = true; }); });
+  run_all();
+  EXPECT_TRUE(ran);
+}
+
+struct readable {};  // the tag of a wait for the client to speak or leave
+struct reply {
+  std::string body;
+};
+
+// Chapter 10's hub holds a client until a reply comes, a timeout fires, or
+// the client goes away: a message, a timer, or a socket, whichever is first.
+std::string hold(local_socket& client, std::chrono::milliseconds limit) {
+  client.async_wait(local_socket::wait_read, notify(self(), readable{}));
+  std::string outcome = receive([](const reply& r) { return "reply: " + r.body; },
+                                [](const completed<readable>&) { return std::string("gone"); },
+                                after(limit, [] { return std::string("504"); }));
+  if (outcome != "gone") {
+    client.cancel();                 // the wait completes at once, aborted...
+    receive<completed<readable>>();  // ...and its message must not confuse the next hold
+  }
+  return outcome;
+}
+
+TEST_F(Token, AProcessWaitsForAMessageOrItsSocketWhicheverComesFirst) {
+  explained_in("ch06-notify");
+  std::string first, second, third;
+  node.spawn([&] {
+    const pid me = self();
+    spawn([me] { send(me, reply{"42"}); });
+    first = hold(far, 1h);     // the reply wins
+    second = hold(far, 10ms);  // nothing comes: the timeout wins
+    near.close();
+    third = hold(far, 1h);  // the client leaves
+  });
+  run_all();
+  EXPECT_EQ(first, "reply: 42");
+  EXPECT_EQ(second, "504");
+  EXPECT_EQ(third, "gone");
+}
+
+}  // namespace
