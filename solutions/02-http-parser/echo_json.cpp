@@ -112,7 +112,9 @@ void describe_body(json::object& description, std::string_view body,
 }
 
 json::object describe_error(http::parse_error error) {
-  return {{"error", http::describe(error)}, {"status", http::status_for(error)}};
+  return {{"error", http::name_of(error)},
+          {"status", http::status_for(error)},
+          {"reason", http::describe(error)}};
 }
 
 }  // namespace rdv::echo

@@ -41,12 +41,13 @@ parse_error parse_field_line(std::string_view line, field& out) {
   //       and why does it matter which one a proxy and a server agree on?
   // STUB: (void)line; (void)out;
   if (!line.empty() && is_ows(line.front())) return parse_error::obs_fold;
-  const auto name_end = std::find_if_not(line.begin(), line.end(), is_tchar) - line.begin();
-  if (name_end == 0 || static_cast<std::size_t>(name_end) == line.size()) {
-    return parse_error::bad_field_name;  // no name, or no colon
-  }
-  if (line[name_end] != ':') {
-    return is_ows(line[name_end]) ? parse_error::space_before_colon : parse_error::bad_field_name;
+  const auto name_end =
+      static_cast<std::size_t>(std::find_if_not(line.begin(), line.end(), is_tchar) - line.begin());
+  if (name_end == 0 || name_end == line.size()) return parse_error::bad_field_name;  // no colon
+  if (line[name_end] != ':') {  // "Name : value" is not "Name: value" to every parser
+    const auto colon = line.find_first_not_of(" \t", name_end);
+    const bool spaced = colon != line.npos && colon > name_end && line[colon] == ':';
+    return spaced ? parse_error::space_before_colon : parse_error::bad_field_name;
   }
   out = {line.substr(0, name_end), trim(line.substr(name_end + 1))};
   return parse_error::none;

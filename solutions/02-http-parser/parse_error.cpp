@@ -49,4 +49,38 @@ std::string_view describe(parse_error error) {
   return "unknown parse error";
 }
 
+std::string_view name_of(parse_error error) {
+  using e = parse_error;
+  switch (error) {
+  case e::none: return "none";
+  case e::bad_request_line: return "bad_request_line";
+  case e::bad_method: return "bad_method";
+  case e::bad_target: return "bad_target";
+  case e::bad_version: return "bad_version";
+  case e::version_not_supported: return "version_not_supported";
+  case e::bad_status_line: return "bad_status_line";
+  case e::bare_cr: return "bare_cr";
+  case e::bare_lf: return "bare_lf";
+  case e::control_character: return "control_character";
+  case e::obs_fold: return "obs_fold";
+  case e::bad_field_name: return "bad_field_name";
+  case e::space_before_colon: return "space_before_colon";
+  case e::missing_host: return "missing_host";
+  case e::duplicate_host: return "duplicate_host";
+  case e::bad_content_length: return "bad_content_length";
+  case e::conflicting_content_length: return "conflicting_content_length";
+  case e::length_and_transfer_encoding: return "length_and_transfer_encoding";
+  case e::bad_transfer_encoding: return "bad_transfer_encoding";
+  case e::unknown_transfer_coding: return "unknown_transfer_coding";
+  case e::bad_chunk_size: return "bad_chunk_size";
+  case e::chunk_size_overflow: return "chunk_size_overflow";
+  case e::bad_chunk_end: return "bad_chunk_end";
+  case e::start_line_too_long: return "start_line_too_long";
+  case e::head_too_large: return "head_too_large";
+  case e::too_many_fields: return "too_many_fields";
+  case e::body_too_large: return "body_too_large";
+  }
+  return "unknown";
+}
+
 }  // namespace rdv::http

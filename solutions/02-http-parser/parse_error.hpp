@@ -54,6 +54,9 @@ int status_for(parse_error error);
 /// One short sentence saying what was wrong, for logs and error replies.
 std::string_view describe(parse_error error);
 
+/// The error's name as written in C++, such as "bare_cr".
+std::string_view name_of(parse_error error);
+
 /// How much a client may send before the parser refuses it. The defaults
 /// suit a server of this course; every limit is checked as bytes arrive, so
 /// a peer that never finishes cannot make the parser buffer more.
