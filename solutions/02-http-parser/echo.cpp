@@ -8,7 +8,12 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <istream>
+#include <iterator>
+#include <memory>
+#include <ostream>
 #include <vector>
 
 namespace rdv::echo {
@@ -81,20 +86,55 @@ void append_error_reply(std::string& out, http::parse_error error) {
 
 namespace {
 
+// A LF without the CR before it becomes CRLF.
+std::string with_crlf(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && (i == 0 || text[i - 1] != '\r')) out += '\r';
+    out += text[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+//! [stdin]
+int describe_stream(std::istream& in, std::ostream& out, bool crlf, const http::limits& limits) {
+  std::string input{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (crlf) input = with_crlf(input);
+  int status = 0;
+  session requests(
+      limits, [&out](const auto& request, bool) { out << boost::json::serialize(request) << '\n'; },
+      [&](http::parse_error error) {
+        out << boost::json::serialize(describe_error(error)) << '\n';
+        status = 1;
+      });
+  const std::size_t used = requests.feed(input);
+  const bool blank_rest = input.find_first_not_of("\r\n", used) == std::string::npos;
+  if (!requests.closed() && (!blank_rest || !requests.between_requests())) {
+    out << R"({"error":"incomplete","reason":"the input ends in the middle of a request"})" << '\n';
+    status = 1;
+  }
+  return status;
+}
+//! [stdin]
+
+namespace {
+
 // Closes after the last answer without losing it: a socket closed with
 // unread input sends a reset, which can destroy the answer in flight. So
 // stop sending, then read and drop what the client still sends, for a while.
 void linger_close(tcp::socket& socket, asio::yield_context yield) {
   boost::system::error_code ec;
   socket.shutdown(tcp::socket::shutdown_send, ec);
+  auto over = std::make_shared<bool>(false);  // the timer's handler may run after we return
   asio::steady_timer timer(socket.get_executor(), std::chrono::seconds(1));
-  timer.async_wait([&socket](boost::system::error_code) {
-    boost::system::error_code ignored;
-    socket.cancel(ignored);
+  timer.async_wait([&socket, over](boost::system::error_code) {
+    if (!*over) socket.cancel();  // stops the read below
   });
   std::array<char, 4096> sink;
   while (!ec) socket.async_read_some(asio::buffer(sink), yield[ec]);
-  timer.cancel();
+  *over = true;
 }
 
 }  // namespace

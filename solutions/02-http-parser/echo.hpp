@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -53,6 +54,12 @@ void append_reply(std::string& out, const boost::json::object& description, bool
 
 /// Appends the answer to a rejected request: its status and a short reason.
 void append_error_reply(std::string& out, http::parse_error error);
+
+/// `echo --stdin`: parses the requests in `in` (all of it), writes one line of
+/// JSON per request to `out`, and returns the exit status: 0, or 1 after a
+/// malformed request or input that ends inside a request. With `crlf`, a LF
+/// not preceded by CR becomes CRLF first (for files written in an editor).
+int describe_stream(std::istream& in, std::ostream& out, bool crlf, const http::limits& limits);
 
 /// Serves one connection until the client leaves, asks to close, or sends a
 /// malformed request.

@@ -3,52 +3,12 @@
 //   curl -s http://127.0.0.1:8082/hello -d 'name=value'
 // or parse a file:  printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\n' | ./course run 02 --stdin
 #include "echo.hpp"
-#include "echo_json.hpp"
 
 #include "rdv/server.hpp"
 
-#include <boost/json/serialize.hpp>
-
 #include <iostream>
-#include <iterator>
-#include <string>
 
-namespace {
-
-// --crlf: files written in an editor end their lines with LF alone.
-std::string with_crlf(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n' && (i == 0 || text[i - 1] != '\r')) out += '\r';
-    out += text[i];
-  }
-  return out;
-}
-
-//! [stdin]
-int describe_stdin(bool crlf, const rdv::http::limits& limits) {
-  std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  if (crlf) input = with_crlf(input);
-  int status = 0;
-  rdv::echo::session requests(
-      limits,
-      [](const auto& request, bool) { std::cout << boost::json::serialize(request) << '\n'; },
-      [&status](rdv::http::parse_error error) {
-        std::cout << boost::json::serialize(rdv::echo::describe_error(error)) << '\n';
-        status = 1;
-      });
-  const std::size_t used = requests.feed(input);
-  const bool blank_rest = input.find_first_not_of("\r\n", used) == std::string::npos;
-  if (!requests.closed() && (!blank_rest || !requests.between_requests())) {
-    std::cout << R"({"error":"the input ends in the middle of a request"})" << '\n';
-    status = 1;
-  }
-  return status;
-}
-//! [stdin]
-
-}  // namespace
-
+//! [main]
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("echo", "Answers every HTTP request with JSON describing what the "
                                 "parser saw: method, target, version, fields, body (chapter 2).");
@@ -57,7 +17,9 @@ int main(int argc, char* argv[]) {
   flags.toggle("crlf", "with --stdin: end lines with CRLF where the input has LF alone");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const rdv::http::limits limits;
-  if (flags.is_on("stdin")) return describe_stdin(flags.is_on("crlf"), limits);
+  if (flags.is_on("stdin")) {
+    return rdv::echo::describe_stream(std::cin, std::cout, flags.is_on("crlf"), limits);
+  }
   try {
     boost::asio::io_context context(1);
     auto acceptor = rdv::listen(context, flags.endpoint("listen"), "http");
@@ -72,3 +34,4 @@ int main(int argc, char* argv[]) {
     return 1;
   }
 }
+//! [main]

@@ -1,0 +1,110 @@
+#pragma once
+/// \file
+/// Chapter 2: the byte-level layer of the parser. HTTP/1.1 heads are lines
+/// ending in CRLF; this finds where a line ends, and rejects the bytes that
+/// must never appear in one, in a single pass over the input.
+
+#include "parse_error.hpp"
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace rdv::http {
+
+/// Whether `c` may appear in a token (RFC 9110 §5.6.2): method names and
+/// field names are tokens.
+constexpr bool is_tchar(char c) {
+  constexpr auto table = [] {
+    std::array<bool, 256> t{};
+    for (int d = '0'; d <= '9'; ++d) t[d] = true;
+    for (int a = 'a'; a <= 'z'; ++a) t[a] = t[a - 'a' + 'A'] = true;
+    for (char s : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<unsigned char>(s)] = true;
+    return t;
+  }();
+  return table[static_cast<unsigned char>(c)];
+}
+
+/// Whether `c` is optional whitespace (OWS): a space or a horizontal tab.
+constexpr bool is_ows(char c) { return c == ' ' || c == '\t'; }
+
+/// The first byte in [p, end) that may not appear inside a line: a control
+/// character other than HTAB (CR and LF included), or DEL. Returns `end` if
+/// there is none. Bytes 0x80-0xFF (obs-text) may appear.
+inline const char* find_line_stop(const char* p, const char* end) {
+  //! [find_line_stop]
+#if defined(__SSE2__)
+  // Sixteen bytes at a time: one comparison finds every byte below 0x20
+  // (and, as signed numbers, every byte from 0x80); keep those that are
+  // below 0x20 and not HTAB, add DEL, and look at the first one.
+  const __m128i space = _mm_set1_epi8(0x20), tab = _mm_set1_epi8(0x09);
+  const __m128i del = _mm_set1_epi8(0x7f), minus_one = _mm_set1_epi8(-1);
+  for (; end - p >= 16; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_and_si128(_mm_cmplt_epi8(v, space), _mm_cmpgt_epi8(v, minus_one));
+    const __m128i stop =
+        _mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi8(v, tab), control), _mm_cmpeq_epi8(v, del));
+    if (const int mask = _mm_movemask_epi8(stop); mask != 0) return p + __builtin_ctz(mask);
+  }
+#endif
+  for (; p != end; ++p) {  // the last few bytes, one at a time
+    const auto c = static_cast<unsigned char>(*p);
+    if ((c < 0x20 && c != '\t') || c == 0x7f) return p;
+  }
+  return p;
+  //! [find_line_stop]
+}
+
+/// What looking for the end of a line found.
+enum class line_status {
+  complete,    ///< a whole line, CRLF included
+  incomplete,  ///< the input ends before the line does
+  invalid,     ///< a byte that cannot be in a line: see the error
+};
+
+/// Finds lines one after another in a growing input, without scanning any
+/// byte twice: a line that is not complete yet is resumed where the scan
+/// stopped when more input arrives.
+class line_reader {
+public:
+  /// Forgets any partial line; the next line starts at offset `at`.
+  void start_at(std::size_t at) { line_at_ = scan_at_ = at; }
+  /// Where the current line starts, as an offset into the input.
+  std::size_t line_at() const { return line_at_; }
+
+  /// Looks for the end of the line that starts at line_at() in `input`
+  /// (the same bytes as before, maybe followed by more). On `complete`,
+  /// `line` is the line without its CRLF, and the reader has moved on to
+  /// the next line; on `invalid`, `error` says why.
+  line_status next(std::string_view input, std::string_view& line, parse_error& error) {
+    const char* const begin = input.data();
+    const char* stop = find_line_stop(begin + scan_at_, begin + input.size());
+    scan_at_ = static_cast<std::size_t>(stop - begin);
+    if (stop == begin + input.size()) return line_status::incomplete;
+    if (*stop == '\r') {
+      if (stop + 1 == begin + input.size()) return line_status::incomplete;  // CR, LF to come?
+      if (stop[1] == '\n') {
+        line = std::string_view(begin + line_at_, scan_at_ - line_at_);
+        start_at(scan_at_ + 2);
+        return line_status::complete;
+      }
+      error = parse_error::bare_cr;
+    } else {
+      error = *stop == '\n' ? parse_error::bare_lf : parse_error::control_character;
+    }
+    return line_status::invalid;
+  }
+
+  /// How many bytes of the current, unfinished line `input` holds.
+  std::size_t pending(std::string_view input) const { return input.size() - line_at_; }
+
+private:
+  std::size_t line_at_ = 0;  // where the current line starts
+  std::size_t scan_at_ = 0;  // the first byte not yet scanned
+};
+
+}  // namespace rdv::http
