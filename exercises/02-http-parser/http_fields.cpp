@@ -69,12 +69,17 @@ void field_block::start(std::size_t at, std::size_t budget) {
 //! [field_block]
 parse_status field_block::parse(std::string_view input, const limits& limits) {
   for (;;) {
+    // The section, blank line included, must end by limit_: how long may this line be?
+    const std::size_t room = limit_ >= lines_.line_at() + 2 ? limit_ - lines_.line_at() - 2 : 0;
     std::string_view line;
-    const line_status found = lines_.next(input, line, error_);
-    if (found == line_status::invalid) return parse_status::failed;
-    if (found == line_status::incomplete && input.size() < limit_) return parse_status::need_more;
-    if (found == line_status::incomplete || lines_.line_at() > limit_) {
-      error_ = parse_error::head_too_large;  // past the budget, and still no blank line
+    switch (lines_.next(input, room, line, error_)) {
+    case line_status::incomplete: return parse_status::need_more;
+    case line_status::invalid: return parse_status::failed;
+    case line_status::too_long: error_ = parse_error::head_too_large; return parse_status::failed;
+    case line_status::complete: break;
+    }
+    if (lines_.line_at() > limit_) {  // a blank line with no room left
+      error_ = parse_error::head_too_large;
       return parse_status::failed;
     }
     if (line.empty()) return parse_status::done;  // the blank line ends the section

@@ -6,6 +6,7 @@
 
 #include "parse_error.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -63,6 +64,7 @@ inline const char* find_line_stop(const char* p, const char* end) {
 enum class line_status {
   complete,    ///< a whole line, CRLF included
   incomplete,  ///< the input ends before the line does
+  too_long,    ///< the line is longer than allowed
   invalid,     ///< a byte that cannot be in a line: see the error
 };
 
@@ -79,14 +81,19 @@ public:
   /// Looks for the end of the line that starts at line_at() in `input`
   /// (the same bytes as before, maybe followed by more). On `complete`,
   /// `line` is the line without its CRLF, and the reader has moved on to
-  /// the next line; on `invalid`, `error` says why.
-  line_status next(std::string_view input, std::string_view& line, parse_error& error) {
+  /// the next line; on `invalid`, `error` says why. It looks at no more
+  /// than the first `max_size` + 2 bytes of the line, so that its verdict
+  /// does not depend on how the input was split.
+  line_status next(std::string_view input, std::size_t max_size, std::string_view& line,
+                   parse_error& error) {
     const char* const begin = input.data();
-    const char* stop = find_line_stop(begin + scan_at_, begin + input.size());
+    const std::size_t window = std::min(input.size(), line_at_ + max_size + 2);
+    const char* const stop = find_line_stop(begin + scan_at_, begin + window);
     scan_at_ = static_cast<std::size_t>(stop - begin);
-    if (stop == begin + input.size()) return line_status::incomplete;
+    if (scan_at_ - line_at_ > max_size) return line_status::too_long;  // no CR in time
+    if (scan_at_ == input.size()) return line_status::incomplete;
     if (*stop == '\r') {
-      if (stop + 1 == begin + input.size()) return line_status::incomplete;  // CR, LF to come?
+      if (scan_at_ + 1 == input.size()) return line_status::incomplete;  // is LF next?
       if (stop[1] == '\n') {
         line = std::string_view(begin + line_at_, scan_at_ - line_at_);
         start_at(scan_at_ + 2);
@@ -98,9 +105,6 @@ public:
     }
     return line_status::invalid;
   }
-
-  /// How many bytes of the current, unfinished line `input` holds.
-  std::size_t pending(std::string_view input) const { return input.size() - line_at_; }
 
 private:
   std::size_t line_at_ = 0;  // where the current line starts

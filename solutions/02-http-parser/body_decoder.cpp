@@ -108,13 +108,11 @@ body_decoder::result body_decoder::decode_chunked(std::string_view input) {
     switch (state_) {
     case chunk_state::size_line: {
       std::string_view line;
-      const line_status found = lines_.next(rest, line, error_);
-      if (found == line_status::invalid) return fail(error_);
-      if (found == line_status::incomplete && lines_.pending(rest) <= max_chunk_line + 1) {
-        return {status::need_more, used, {}};
-      }
-      if (found == line_status::incomplete || line.size() > max_chunk_line) {
-        return fail(parse_error::bad_chunk_size);
+      switch (lines_.next(rest, max_chunk_line, line, error_)) {
+      case line_status::incomplete: return {status::need_more, used, {}};
+      case line_status::invalid: return fail(error_);
+      case line_status::too_long: return fail(parse_error::bad_chunk_size);
+      case line_status::complete: break;
       }
       std::uint64_t size = 0;
       if (const parse_error e = parse_chunk_size(line, size); e != parse_error::none)

@@ -39,15 +39,14 @@ step message_parser::parse_head(std::string_view input) {
   if (state_ == state::start_line) {
     std::string_view line;
     do {  // a server ignores empty lines before a request line (RFC 9112 §2.2)
-      const line_status found = lines_.next(input, line, error_);
-      if (found == line_status::invalid) return fail(error_);
-      if (lines_.line_at() > limits_.max_head) return fail(parse_error::head_too_large);
-      if (found == line_status::incomplete) {
-        if (lines_.pending(input) <= limits_.max_start_line + 1) return {};  // CR may be there
-        return fail(parse_error::start_line_too_long);
+      switch (lines_.next(input, limits_.max_start_line, line, error_)) {
+      case line_status::incomplete: return {};
+      case line_status::invalid: return fail(error_);
+      case line_status::too_long: return fail(parse_error::start_line_too_long);
+      case line_status::complete: break;
       }
+      if (lines_.line_at() > limits_.max_head) return fail(parse_error::head_too_large);
     } while (line.empty());
-    if (line.size() > limits_.max_start_line) return fail(parse_error::start_line_too_long);
     if (const parse_error e = start_line(line); e != parse_error::none) return fail(e);
     line_at_ = static_cast<std::size_t>(line.data() - input.data());
     line_size_ = line.size();

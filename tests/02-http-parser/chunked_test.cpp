@@ -115,9 +115,4 @@ TEST(ChunkedBody, StopsAtTheBodyLimit) {
   EXPECT_EQ(decode_byte_by_byte("3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n", decoder), "body_too_large");
 }
 
-TEST(Requests, ParseTheChunkedCasesInAnySplit) {
-  explained_in("ch02-chunked");
-  rdv::test::expect_cases(rdv::test::chunked_cases());
-}
-
 }  // namespace

@@ -83,9 +83,4 @@ TEST(Framing, RefusesAmbiguousFraming) {
             parse_error::unknown_transfer_coding);
 }
 
-TEST(Requests, ParseTheFramingCasesInAnySplit) {
-  explained_in("ch02-framing");
-  rdv::test::expect_cases(rdv::test::framing_cases());
-}
-
 }  // namespace

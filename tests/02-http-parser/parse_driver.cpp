@@ -1,7 +1,5 @@
 #include "parse_driver.hpp"
 
-#include "rdv/test/escape.hpp"
-
 namespace rdv::test {
 
 namespace {
@@ -90,21 +88,5 @@ std::string summary(const parse_outcome& outcome) {
 }
 
 std::string error_name(http::parse_error error) { return std::string(http::name_of(error)); }
-
-::testing::AssertionResult parses_as_expected(const request_case& c, const http::limits& limits) {
-  for (std::size_t cut = 0; cut <= c.input.size(); ++cut) {
-    const std::string got = summary(parse_in_pieces(c.input, {cut}, limits));
-    if (got == c.expected) continue;
-    return ::testing::AssertionFailure()
-           << "case: " << c.what << "\n  input:    " << quoted(c.input) << "\n  split:    first "
-           << cut << " bytes, then the rest (" << quoted(c.input.substr(0, cut))
-           << " + ...)\n  expected: " << quoted(c.expected) << "\n  but got:  " << quoted(got);
-  }
-  return ::testing::AssertionSuccess();
-}
-
-void expect_cases(const std::vector<request_case>& cases, const http::limits& limits) {
-  for (const request_case& c : cases) EXPECT_TRUE(parses_as_expected(c, limits));
-}
 
 }  // namespace rdv::test

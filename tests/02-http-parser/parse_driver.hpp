@@ -50,19 +50,3 @@ std::string summary(const parse_outcome& outcome);
 std::string error_name(http::parse_error error);
 
 }  // namespace rdv::test
-
-#include "request_cases.hpp"
-
-#include <gtest/gtest.h>
-
-namespace rdv::test {
-
-// Whether `c` gives its expected summary when parsed whole, and when split
-// in two at every byte boundary; the failure names the case and the split.
-::testing::AssertionResult parses_as_expected(const request_case& c,
-                                              const http::limits& limits = {});
-
-// Runs parses_as_expected() on every case of `cases`.
-void expect_cases(const std::vector<request_case>& cases, const http::limits& limits = {});
-
-}  // namespace rdv::test

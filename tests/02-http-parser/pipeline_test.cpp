@@ -57,6 +57,13 @@ TEST(Limits, RefuseALongRequestLineWith414) {
   // ...without waiting for the end of a line that is already too long
   EXPECT_EQ(summary(rdv::test::parse_whole("GET /" + std::string(100, 'a'), limits)),
             "start_line_too_long");
+  // ...and only the first bytes of a line decide, so any split gives the same
+  // verdict (the fuzzer found this one: a NUL after the limit).
+  const std::string past_limit = "GET /" + std::string(40, 'a') + '\0';
+  std::vector<std::size_t> every(past_limit.size());
+  std::iota(every.begin(), every.end(), 0);
+  EXPECT_EQ(summary(rdv::test::parse_whole(past_limit, limits)), "start_line_too_long");
+  EXPECT_EQ(summary(rdv::test::parse_in_pieces(past_limit, every, limits)), "start_line_too_long");
 }
 
 TEST(Limits, RefuseALargeHeadWith431) {

@@ -1,5 +1,7 @@
 #include "request_cases.hpp"
 
+#include "rdv/test/escape.hpp"
+
 namespace rdv::test {
 
 namespace {
@@ -264,6 +266,22 @@ std::vector<request_case> all_request_cases() {
     all.insert(all.end(), group.begin(), group.end());
   }
   return all;
+}
+
+::testing::AssertionResult parses_as_expected(const request_case& c, const http::limits& limits) {
+  for (std::size_t cut = 0; cut <= c.input.size(); ++cut) {
+    const std::string got = summary(parse_in_pieces(c.input, {cut}, limits));
+    if (got == c.expected) continue;
+    return ::testing::AssertionFailure()
+           << "case: " << c.what << "\n  input:    " << quoted(c.input) << "\n  split:    first "
+           << cut << " bytes, then the rest (" << quoted(c.input.substr(0, cut))
+           << " + ...)\n  expected: " << quoted(c.expected) << "\n  but got:  " << quoted(got);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+void expect_cases(const std::vector<request_case>& cases, const http::limits& limits) {
+  for (const request_case& c : cases) EXPECT_TRUE(parses_as_expected(c, limits));
 }
 
 }  // namespace rdv::test

@@ -4,6 +4,10 @@
 // `expected` is what parse_driver's summary() prints for the whole input:
 // the requests it holds, then the error (or "incomplete").
 
+#include "parse_driver.hpp"
+
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
@@ -25,5 +29,13 @@ std::vector<request_case> pipelined_cases();     // all of them together
 
 // Every case above, in order.
 std::vector<request_case> all_request_cases();
+
+// Whether `c` gives its expected summary when parsed whole, and when split
+// in two at every byte boundary; the failure names the case and the split.
+::testing::AssertionResult parses_as_expected(const request_case& c,
+                                              const http::limits& limits = {});
+
+// Runs parses_as_expected() on every case of `cases`.
+void expect_cases(const std::vector<request_case>& cases, const http::limits& limits = {});
 
 }  // namespace rdv::test

@@ -78,9 +78,4 @@ TEST(RequestLine, MapsErrorsToTheirStatus) {
   EXPECT_EQ(rdv::http::status_for(parse_error::length_and_transfer_encoding), 400);
 }
 
-TEST(Requests, ParseTheRequestLineCasesInAnySplit) {
-  explained_in("ch02-request-line");
-  rdv::test::expect_cases(rdv::test::request_line_cases());
-}
-
 }  // namespace
