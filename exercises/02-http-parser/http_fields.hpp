@@ -24,7 +24,17 @@ struct field {
 };
 
 /// Whether `a` and `b` are equal ignoring ASCII case, as field names are.
-bool iequals(std::string_view a, std::string_view b);
+inline bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;  // the usual answer, and a quick one
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+    // Letters differ from their capitals by 0x20 alone; other bytes must be equal.
+    if (x != y && !((x | 0x20) == (y | 0x20) && (x | 0x20) >= 'a' && (x | 0x20) <= 'z')) {
+      return false;
+    }
+  }
+  return true;
+}
 
 /// Whether the comma-separated `list` (a value such as `keep-alive, Upgrade`)
 /// holds `token`, ignoring ASCII case and whitespace around the elements.

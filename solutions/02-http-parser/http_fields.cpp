@@ -6,8 +6,6 @@ namespace rdv::http {
 
 namespace {
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
@@ -15,11 +13,6 @@ std::string_view trim(std::string_view s) {
 }
 
 }  // namespace
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](char x, char y) { return lower(x) == lower(y); });
-}
 
 bool has_token(std::string_view list, std::string_view token) {
   while (!list.empty()) {

@@ -36,7 +36,7 @@ using rdv::test::explained_in;
 // Parses every request of `stream`; returns how many it completed.
 int parse_all(rdv::http::request_parser& parser, std::string_view stream) {
   int requests = 0;
-  while (!stream.empty()) {
+  for (;;) {  // until the parser needs more: then every request is complete
     const auto s = parser.next(stream);
     if (s.what == rdv::http::event::error || s.what == rdv::http::event::need_more) break;
     if (s.what == rdv::http::event::end) ++requests;

@@ -38,6 +38,7 @@ TEST(Fields, AreFoundByNameIgnoringCase) {
   EXPECT_EQ(fields[3].value, "*/*");
   EXPECT_TRUE(rdv::http::iequals("Content-Length", "content-LENGTH"));
   EXPECT_FALSE(rdv::http::iequals("Content-Length", "Content-Lengt"));
+  EXPECT_FALSE(rdv::http::iequals("@[", "`{")) << "only letters have a case";
   EXPECT_FALSE(rdv::http::has_token("keep-alive-ish, x", "keep-alive"));
 }
 
