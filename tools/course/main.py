@@ -125,19 +125,23 @@ def cmd_test(args: argparse.Namespace) -> int:
     """Runs the tests of every chapter (or one) against the reference solutions."""
     selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
     _setup(args.preset)
-    _build_or_exit(args.preset, [c.test_target for c in selected], "the solutions and their tests")
+    # (label for reports, what to call it, test binary)
+    suites = [(f"ch{c.number}", f"{c.number} {c.title}", _test_binary(args.preset, c, False)) for c in selected]
+    if not args.chapter:  # the shared library's own tests
+        suites.insert(0, ("common", "the shared library (solutions/common)",
+                          build.binary_dir(args.preset) / "tests" / "test_common"))
+    _build_or_exit(args.preset, [binary.name for _, _, binary in suites], "the solutions and their tests")
     runs, anchors, all_ok, first_failure = [], book.sections(), True, None
-    for chapter in selected:
-        run = gtest.run(_test_binary(args.preset, chapter, False), f"ch{chapter.number}",
-                        extra_args=args.gtest_args)
+    for label, title, binary in suites:
+        run = gtest.run(binary, label, extra_args=args.gtest_args)
         runs.append(run)
-        passed = sum(t.passed for t in run.tests)
         ok = run.passed
         all_ok &= ok
         mark = ui.green(ui.PASS) if ok else ui.red(ui.FAIL)
-        ui.say(f"{mark} {chapter.number} {chapter.title}: {passed}/{len(run.tests)} tests pass")
+        ui.say(f"{mark} {title}: {sum(t.passed for t in run.tests)}/{len(run.tests)} tests pass")
+        if run.crashed:
+            _report(run, "", show_behaviours=False)
         if not ok:
-            _report(run, "", show_behaviours=False) if run.crashed else None
             first_failure = first_failure or next((t for t in run.tests if not t.passed), None)
     if first_failure:
         _explain_failure(first_failure, anchors)
