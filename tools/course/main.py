@@ -254,7 +254,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     region = chosen[0]
     file = chapter.exercise_dir / region.path.relative_to(chapter.solution_dir)
     ui.say(ui.bold(f"Exercise {region.id}: {region.title}"))
-    ui.say(ui.dim(f"  in {file.relative_to(ROOT)}, near line {region.line}"))
+    ui.say(ui.dim(f"  in {file.relative_to(ROOT)}" + _where_todo(file, region.id)))
     interactive = sys.stdin.isatty() and not args.all
     for number, hint in enumerate(region.hints, 1):
         ui.say(f"\n  Hint {number}/{len(region.hints)}: {hint}")
@@ -269,6 +269,15 @@ def cmd_hint(args: argparse.Namespace) -> int:
         ui.say(ui.dim(f"\nOther exercises of this chapter: {', '.join(others)} "
                       f"(./course hint {chapter.number} K)"))
     return 0
+
+
+def _where_todo(file: Path, region_id: str) -> str:
+    """", line N" of the region's TODO in the learner's file, if it is still there."""
+    if file.exists():
+        for number, line in enumerate(file.read_text().splitlines(), 1):
+            if f"TODO({region_id})" in line:
+                return f", line {number}"
+    return ""
 
 
 def _unsolved(chapter: chapters.Chapter, region: regions.Region) -> bool:
