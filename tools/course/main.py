@@ -125,19 +125,23 @@ def cmd_test(args: argparse.Namespace) -> int:
     """Runs the tests of every chapter (or one) against the reference solutions."""
     selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
     _setup(args.preset)
-    _build_or_exit(args.preset, [c.test_target for c in selected], "the solutions and their tests")
+    # (label for reports, what to call it, test binary)
+    suites = [(f"ch{c.number}", f"{c.number} {c.title}", _test_binary(args.preset, c, False)) for c in selected]
+    if not args.chapter:  # the shared library's own tests
+        suites.insert(0, ("common", "the shared library (solutions/common)",
+                          build.binary_dir(args.preset) / "tests" / "test_common"))
+    _build_or_exit(args.preset, [binary.name for _, _, binary in suites], "the solutions and their tests")
     runs, anchors, all_ok, first_failure = [], book.sections(), True, None
-    for chapter in selected:
-        run = gtest.run(_test_binary(args.preset, chapter, False), f"ch{chapter.number}",
-                        extra_args=args.gtest_args)
+    for label, title, binary in suites:
+        run = gtest.run(binary, label, extra_args=args.gtest_args)
         runs.append(run)
-        passed = sum(t.passed for t in run.tests)
         ok = run.passed
         all_ok &= ok
         mark = ui.green(ui.PASS) if ok else ui.red(ui.FAIL)
-        ui.say(f"{mark} {chapter.number} {chapter.title}: {passed}/{len(run.tests)} tests pass")
+        ui.say(f"{mark} {title}: {sum(t.passed for t in run.tests)}/{len(run.tests)} tests pass")
+        if run.crashed:
+            _report(run, "", show_behaviours=False)
         if not ok:
-            _report(run, "", show_behaviours=False) if run.crashed else None
             first_failure = first_failure or next((t for t in run.tests if not t.passed), None)
     if first_failure:
         _explain_failure(first_failure, anchors)
@@ -250,7 +254,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     region = chosen[0]
     file = chapter.exercise_dir / region.path.relative_to(chapter.solution_dir)
     ui.say(ui.bold(f"Exercise {region.id}: {region.title}"))
-    ui.say(ui.dim(f"  in {file.relative_to(ROOT)}, near line {region.line}"))
+    ui.say(ui.dim(f"  in {file.relative_to(ROOT)}" + _where_todo(file, region.id)))
     interactive = sys.stdin.isatty() and not args.all
     for number, hint in enumerate(region.hints, 1):
         ui.say(f"\n  Hint {number}/{len(region.hints)}: {hint}")
@@ -265,6 +269,15 @@ def cmd_hint(args: argparse.Namespace) -> int:
         ui.say(ui.dim(f"\nOther exercises of this chapter: {', '.join(others)} "
                       f"(./course hint {chapter.number} K)"))
     return 0
+
+
+def _where_todo(file: Path, region_id: str) -> str:
+    """", line N" of the region's TODO in the learner's file, if it is still there."""
+    if file.exists():
+        for number, line in enumerate(file.read_text().splitlines(), 1):
+            if f"TODO({region_id})" in line:
+                return f", line {number}"
+    return ""
 
 
 def _unsolved(chapter: chapters.Chapter, region: regions.Region) -> bool:
