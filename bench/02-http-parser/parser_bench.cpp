@@ -63,7 +63,7 @@ int main(int argc, char* argv[]) {
                                       "per request as one line of JSON (chapter 2).");
   flags.option("parser", "NAME", "which parser (--list shows them)", "rendezvous");
   flags.option("corpus", "FILE", "the requests to parse", "bench/02-http-parser/corpus.http");
-  flags.option("seconds", "S", "how long to measure", "1");
+  flags.option("milliseconds", "MS", "how long to measure", "1000");
   flags.toggle("list", "print the parsers this build has, and exit");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   if (flags.is_on("list")) {
@@ -82,7 +82,7 @@ int main(int argc, char* argv[]) {
     rdv::bench::tally first;
     parser->prepare();
     if (!parser->parse(corpus, first)) throw std::runtime_error("the parser rejected the corpus");
-    const auto budget = std::chrono::duration<double>(flags.number("seconds", 0, 600));
+    const auto budget = std::chrono::milliseconds(flags.number("milliseconds", 0, 600000));
     std::uint64_t passes = 0, allocated = 0;
     clock_type::duration spent{};
     while (spent < budget || passes < 3) {
