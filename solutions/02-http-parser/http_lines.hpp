@@ -36,8 +36,8 @@ constexpr bool is_ows(char c) { return c == ' ' || c == '\t'; }
 /// The first byte in [p, end) that may not appear inside a line: a control
 /// character other than HTAB (CR and LF included), or DEL. Returns `end` if
 /// there is none. Bytes 0x80-0xFF (obs-text) may appear.
+//! [find_line_stop]
 inline const char* find_line_stop(const char* p, const char* end) {
-  //! [find_line_stop]
 #if defined(__SSE2__)
   // Sixteen bytes at a time: a saturating subtraction leaves zero exactly
   // for the bytes below 0x20; add DEL, and look at the first one flagged.
@@ -58,8 +58,8 @@ inline const char* find_line_stop(const char* p, const char* end) {
     if ((c < 0x20 && c != '\t') || c == 0x7f) return p;
   }
   return p;
-  //! [find_line_stop]
 }
+//! [find_line_stop]
 
 /// What looking for the end of a line found.
 enum class line_status {
@@ -85,6 +85,7 @@ public:
   /// the next line; on `invalid`, `error` says why. It looks at no more
   /// than the first `max_size` + 2 bytes of the line, so that its verdict
   /// does not depend on how the input was split.
+  //! [line_next]
   line_status next(std::string_view input, std::size_t max_size, std::string_view& line,
                    parse_error& error) {
     const char* const begin = input.data();
@@ -106,6 +107,7 @@ public:
     }
     return line_status::invalid;
   }
+  //! [line_next]
 
 private:
   std::size_t line_at_ = 0;  // where the current line starts
