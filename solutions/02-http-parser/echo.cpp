@@ -71,14 +71,7 @@ void append_error_reply(std::string& out, http::parse_error error) {
   const int status = http::status_for(error);
   const std::string body = std::string(http::describe(error)) + "\n";
   out += "HTTP/1.1 " + std::to_string(status) + ' ';
-  switch (status) {
-  case 413: out += "Content Too Large"; break;
-  case 414: out += "URI Too Long"; break;
-  case 431: out += "Request Header Fields Too Large"; break;
-  case 501: out += "Not Implemented"; break;
-  case 505: out += "HTTP Version Not Supported"; break;
-  default: out += "Bad Request"; break;
-  }
+  out += http::reason_phrase(status);
   out += "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ";
   out += std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
 }

@@ -15,6 +15,20 @@ int status_for(parse_error error) {
   }
 }
 
+std::string_view reason_phrase(int status) {
+  switch (status) {
+  case 200: return "OK";
+  case 400: return "Bad Request";
+  case 408: return "Request Timeout";
+  case 413: return "Content Too Large";
+  case 414: return "URI Too Long";
+  case 431: return "Request Header Fields Too Large";
+  case 501: return "Not Implemented";
+  case 505: return "HTTP Version Not Supported";
+  default: return "";
+  }
+}
+
 std::string_view describe(parse_error error) {
   switch (error) {
   case parse_error::none: return "no error";

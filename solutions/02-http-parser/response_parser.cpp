@@ -25,6 +25,13 @@ parse_error parse_status_line(std::string_view line, response_head& out) {
 }
 //! [parse_status_line]
 
+bool keeps_alive(const response_head& head, const framing& body) {
+  if (body.kind == body_kind::until_close || head.fields.has_token("connection", "close")) {
+    return false;
+  }
+  return head.version >= 11 || head.fields.has_token("connection", "keep-alive");
+}
+
 parse_error response_parser::start_line(std::string_view line) {
   if (const parse_error e = parse_status_line(line, head_); e != parse_error::none) return e;
   reason_at_ = static_cast<std::size_t>(head_.reason.data() - line.data());

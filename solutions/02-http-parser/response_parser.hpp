@@ -23,6 +23,10 @@ struct response_head {
 /// Parses a status line (without CRLF) into `out`'s version, status and reason.
 parse_error parse_status_line(std::string_view line, response_head& out);
 
+/// Whether the connection may carry another response after this one: as for
+/// requests (RFC 9112 §9.3), and never after a body that ran until the close.
+bool keeps_alive(const response_head& head, const framing& body);
+
 /// Parses the responses of one connection, like request_parser parses
 /// requests. Before each response, say which request method it answers
 /// (a response to HEAD has no body, whatever its fields say); a body that

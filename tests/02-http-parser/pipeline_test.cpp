@@ -169,4 +169,26 @@ TEST(Responses, ShareTheFieldAndBodyMachinery) {
   EXPECT_EQ(parse_response("HTTP/2.0 200 OK\r\n\r\n"), "version_not_supported");
 }
 
+TEST(Responses, TellWhetherTheConnectionStaysOpen) {
+  explained_in("ch02-responses");
+  const struct {
+    const char* response;
+    bool keeps_alive;
+  } cases[] = {
+      {"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", true},
+      {"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", false},
+      {"HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", false},
+      {"HTTP/1.0 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n", true},
+      {"HTTP/1.1 200 OK\r\n\r\n", false},  // the body runs until the connection closes
+  };
+  for (const auto& [response, keeps] : cases) {
+    rdv::http::response_parser parser;
+    ASSERT_EQ(parser.next(response).what, rdv::http::event::head) << rdv::test::quoted(response);
+    EXPECT_EQ(rdv::http::keeps_alive(parser.head(), parser.body_framing()), keeps)
+        << rdv::test::quoted(response);
+  }
+  EXPECT_EQ(rdv::http::reason_phrase(431), "Request Header Fields Too Large");
+  EXPECT_EQ(rdv::http::reason_phrase(408), "Request Timeout");
+}
+
 }  // namespace
