@@ -154,46 +154,54 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 
 def check_chapter(number: str, junit: str | None = None) -> int:
-    """Runs the learner's exercises of chapter NN and the chapters before it."""
+    """Runs the learner's exercises of chapter NN in detail, and those of the
+    chapters before it as one line each (each chapter's exercises stand on
+    the *solutions* of the chapters before it, so they can be done in any order)."""
     target = _coded(number)
     selected = [c for c in chapters.coded_chapters() if c.number <= target.number]
     _setup("dev")
-    anchors = book.sections()
-    runs, first_failure, all_ok = [], None, True
+    runs, failing = [], []
     for chapter in selected:
+        focus = chapter == target
         title = f"Chapter {chapter.number} · {chapter.title} — exercises/{chapter.slug}"
         try:
-            seconds = build.build("dev", [chapter.exercise_test_target])
+            seconds = build.build("dev", [chapter.exercise_test_target], quiet=not focus)
         except build.BuildError as error:
-            ui.say(ui.bold(title))
-            ui.say(ui.red(f"  {ui.FAIL} your code does not compile yet:"))
-            for line in str(error).splitlines():
-                ui.say("    " + line)
-            all_ok = False
+            ui.say((ui.bold(title) + "\n  " if focus else "") + ui.red(f"{ui.FAIL} ") +
+                   (f"{chapter.number} {chapter.title}: " if not focus else "") + "your code does not compile yet")
+            if focus:
+                for line in str(error).splitlines():
+                    ui.say("    " + line)
             runs.append(gtest.Run(f"ch{chapter.number}", [], crashed="does not compile:\n" + str(error)))
-            break
+            failing.append(chapter)
+            continue
         run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
         runs.append(run)
-        ok = _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"),
-                     show_behaviours=chapter == target or not run.passed)
-        if ok and chapter != target:
-            ui.say(f"  {ui.green(ui.PASS)} all {len(run.tests)} tests pass")
-        all_ok &= ok
-        if not ok:
-            first_failure = first_failure or next((t for t in run.tests if not t.passed), None)
-            if first_failure:
-                _explain_failure(first_failure, anchors)
-            break  # later chapters stand on this one: fix it first
+        if not run.passed:
+            failing.append(chapter)
+        if focus:
+            _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"))
+            first = next((t for t in run.tests if not t.passed), None)
+            if first:
+                _explain_failure(first, book.sections())
+        else:
+            passed = sum(t.passed for t in run.tests)
+            mark = ui.green(ui.PASS) if run.passed else ui.red(ui.FAIL)
+            note = "" if run.passed else ui.dim(f"  (./course check {chapter.number} for details)")
+            ui.say(f"{mark} {chapter.number} {chapter.title}: {passed}/{len(run.tests)} tests pass{note}")
     if junit:
         gtest.write_junit(runs, Path(junit))
         ui.step(f"wrote {junit}")
     ui.say()
-    if all_ok:
+    if not failing:
         ui.say(ui.green(f"Chapter {target.number}: every behaviour passes. On to the next chapter!"))
-    else:
+    elif target in failing:
         ui.say(f"Not there yet. `./course hint {target.number}` gives hints; "
                f"`./course watch {target.number}` re-checks on every save.")
-    return 0 if all_ok else 1
+    else:
+        ui.say(ui.green(f"Chapter {target.number}: every behaviour passes.") +
+               f" Still to do before it: chapter(s) {', '.join(c.number for c in failing)}.")
+    return 0 if not failing else 1
 
 
 def cmd_check(args: argparse.Namespace) -> int:
