@@ -34,7 +34,8 @@ def main() -> None:
     if index == 0:
         sys.stdout.write("\n")
         for chapter in pages[1:]:
-            sys.stdout.write(f"- \\subpage {title_and_label(chapter)[1]}\n")
+            title, label = title_and_label(chapter)
+            sys.stdout.write(f"- \\ref {label} \"{chapter.name[:2]} · {title}\"\n")
         return
     links = []
     for neighbour, arrow in ((index - 1, "prev"), (index + 1, "next")):

@@ -57,6 +57,17 @@ function(rdv_add_chapter_tests number)
     add_executable(${target} ${arg_SOURCES})
     target_link_libraries(${target} PRIVATE ${library} ${arg_DEPENDS}
                           rdv_test_support GTest::gtest_main rdv_warnings)
+    # Black-box tests run the chapter's programs: the variant that matches.
+    get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
+    set(bin_dir "${CMAKE_BINARY_DIR}/bin")
+    if(kind STREQUAL "exercise")
+      set(bin_dir "${CMAKE_BINARY_DIR}/bin/exercise")
+      list(TRANSFORM programs APPEND _exercise)
+    endif()
+    target_compile_definitions(${target} PRIVATE RDV_BIN_DIR="${bin_dir}")
+    if(programs)
+      add_dependencies(${target} ${programs})
+    endif()
     add_test(NAME ch${number}.${kind} COMMAND ${target})
     set_tests_properties(ch${number}.${kind} PROPERTIES
       LABELS "ch${number};${kind};${arg_LABELS}" TIMEOUT 600)

@@ -13,7 +13,7 @@ int main(int argc, char* argv[]) {
   flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8081");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
-    boost::asio::io_context context(1);  // one thread runs every coroutine
+    boost::asio::io_context context(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     auto acceptor = rdv::listen(context, flags.endpoint("listen"), "http");
     boost::asio::spawn(
         context,

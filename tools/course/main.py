@@ -125,19 +125,23 @@ def cmd_test(args: argparse.Namespace) -> int:
     """Runs the tests of every chapter (or one) against the reference solutions."""
     selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
     _setup(args.preset)
-    _build_or_exit(args.preset, [c.test_target for c in selected], "the solutions and their tests")
+    # (label for reports, what to call it, test binary)
+    suites = [(f"ch{c.number}", f"{c.number} {c.title}", _test_binary(args.preset, c, False)) for c in selected]
+    if not args.chapter:  # the shared library's own tests
+        suites.insert(0, ("common", "the shared library (solutions/common)",
+                          build.binary_dir(args.preset) / "tests" / "test_common"))
+    _build_or_exit(args.preset, [binary.name for _, _, binary in suites], "the solutions and their tests")
     runs, anchors, all_ok, first_failure = [], book.sections(), True, None
-    for chapter in selected:
-        run = gtest.run(_test_binary(args.preset, chapter, False), f"ch{chapter.number}",
-                        extra_args=args.gtest_args)
+    for label, title, binary in suites:
+        run = gtest.run(binary, label, extra_args=args.gtest_args)
         runs.append(run)
-        passed = sum(t.passed for t in run.tests)
         ok = run.passed
         all_ok &= ok
         mark = ui.green(ui.PASS) if ok else ui.red(ui.FAIL)
-        ui.say(f"{mark} {chapter.number} {chapter.title}: {passed}/{len(run.tests)} tests pass")
+        ui.say(f"{mark} {title}: {sum(t.passed for t in run.tests)}/{len(run.tests)} tests pass")
+        if run.crashed:
+            _report(run, "", show_behaviours=False)
         if not ok:
-            _report(run, "", show_behaviours=False) if run.crashed else None
             first_failure = first_failure or next((t for t in run.tests if not t.passed), None)
     if first_failure:
         _explain_failure(first_failure, anchors)
@@ -150,46 +154,54 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 
 def check_chapter(number: str, junit: str | None = None) -> int:
-    """Runs the learner's exercises of chapter NN and the chapters before it."""
+    """Runs the learner's exercises of chapter NN in detail, and those of the
+    chapters before it as one line each (each chapter's exercises stand on
+    the *solutions* of the chapters before it, so they can be done in any order)."""
     target = _coded(number)
     selected = [c for c in chapters.coded_chapters() if c.number <= target.number]
     _setup("dev")
-    anchors = book.sections()
-    runs, first_failure, all_ok = [], None, True
+    runs, failing = [], []
     for chapter in selected:
+        focus = chapter == target
         title = f"Chapter {chapter.number} · {chapter.title} — exercises/{chapter.slug}"
         try:
-            seconds = build.build("dev", [chapter.exercise_test_target])
+            seconds = build.build("dev", [chapter.exercise_test_target], quiet=not focus)
         except build.BuildError as error:
-            ui.say(ui.bold(title))
-            ui.say(ui.red(f"  {ui.FAIL} your code does not compile yet:"))
-            for line in str(error).splitlines():
-                ui.say("    " + line)
-            all_ok = False
+            ui.say((ui.bold(title) + "\n  " if focus else "") + ui.red(f"{ui.FAIL} ") +
+                   (f"{chapter.number} {chapter.title}: " if not focus else "") + "your code does not compile yet")
+            if focus:
+                for line in str(error).splitlines():
+                    ui.say("    " + line)
             runs.append(gtest.Run(f"ch{chapter.number}", [], crashed="does not compile:\n" + str(error)))
-            break
+            failing.append(chapter)
+            continue
         run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
         runs.append(run)
-        ok = _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"),
-                     show_behaviours=chapter == target or not run.passed)
-        if ok and chapter != target:
-            ui.say(f"  {ui.green(ui.PASS)} all {len(run.tests)} tests pass")
-        all_ok &= ok
-        if not ok:
-            first_failure = first_failure or next((t for t in run.tests if not t.passed), None)
-            if first_failure:
-                _explain_failure(first_failure, anchors)
-            break  # later chapters stand on this one: fix it first
+        if not run.passed:
+            failing.append(chapter)
+        if focus:
+            _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"))
+            first = next((t for t in run.tests if not t.passed), None)
+            if first:
+                _explain_failure(first, book.sections())
+        else:
+            passed = sum(t.passed for t in run.tests)
+            mark = ui.green(ui.PASS) if run.passed else ui.red(ui.FAIL)
+            note = "" if run.passed else ui.dim(f"  (./course check {chapter.number} for details)")
+            ui.say(f"{mark} {chapter.number} {chapter.title}: {passed}/{len(run.tests)} tests pass{note}")
     if junit:
         gtest.write_junit(runs, Path(junit))
         ui.step(f"wrote {junit}")
     ui.say()
-    if all_ok:
+    if not failing:
         ui.say(ui.green(f"Chapter {target.number}: every behaviour passes. On to the next chapter!"))
-    else:
+    elif target in failing:
         ui.say(f"Not there yet. `./course hint {target.number}` gives hints; "
                f"`./course watch {target.number}` re-checks on every save.")
-    return 0 if all_ok else 1
+    else:
+        ui.say(ui.green(f"Chapter {target.number}: every behaviour passes.") +
+               f" Still to do before it: chapter(s) {', '.join(c.number for c in failing)}.")
+    return 0 if not failing else 1
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -250,7 +262,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     region = chosen[0]
     file = chapter.exercise_dir / region.path.relative_to(chapter.solution_dir)
     ui.say(ui.bold(f"Exercise {region.id}: {region.title}"))
-    ui.say(ui.dim(f"  in {file.relative_to(ROOT)}, near line {region.line}"))
+    ui.say(ui.dim(f"  in {file.relative_to(ROOT)}" + _where_todo(file, region.id)))
     interactive = sys.stdin.isatty() and not args.all
     for number, hint in enumerate(region.hints, 1):
         ui.say(f"\n  Hint {number}/{len(region.hints)}: {hint}")
@@ -265,6 +277,15 @@ def cmd_hint(args: argparse.Namespace) -> int:
         ui.say(ui.dim(f"\nOther exercises of this chapter: {', '.join(others)} "
                       f"(./course hint {chapter.number} K)"))
     return 0
+
+
+def _where_todo(file: Path, region_id: str) -> str:
+    """", line N" of the region's TODO in the learner's file, if it is still there."""
+    if file.exists():
+        for number, line in enumerate(file.read_text().splitlines(), 1):
+            if f"TODO({region_id})" in line:
+                return f", line {number}"
+    return ""
 
 
 def _unsolved(chapter: chapters.Chapter, region: regions.Region) -> bool:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <iomanip>
 #include <iostream>
 
@@ -118,6 +119,20 @@ void flags::parse_or_throw(int argc, const char* const argv[]) {
   }
   for (const declared& d : declared_) {
     if (d.what == kind::positional && !d.given) throw usage_error("missing " + d.name);
+    check_values(d);
+  }
+}
+
+void flags::check_values(const declared& d) {
+  // Values whose form the value name promises are checked now, so that a typo
+  // is a usage error (status 2) before the program starts anything.
+  for (const std::string& v : d.values) {
+    try {
+      if (d.value_name == "HOST:PORT") parse_host_port(v);
+      if (d.value_name == "N" || d.value_name == "MS") parse_number(v, 0, LLONG_MAX);
+    } catch (const usage_error& e) {
+      throw usage_error((d.what == kind::positional ? d.name : "--" + d.name) + ": " + e.what());
+    }
   }
 }
 

@@ -37,7 +37,8 @@ public:
   /// `program` is the command's name, `summary` one sentence on what it does.
   flags(std::string program, std::string summary);
 
-  /// Declares `--name VALUE` with a default ("" for none).
+  /// Declares `--name VALUE` with a default ("" for none). A value named
+  /// `HOST:PORT`, `N` or `MS` is checked for that form while parsing.
   flags& option(std::string name, std::string value_name, std::string help,
                 std::string default_value = {});
   /// Declares `--name VALUE` that may be given several times.
@@ -80,6 +81,7 @@ private:
   declared& find(std::string_view name, std::string_view as_written);
   const declared& find(std::string_view name) const;
   void parse_or_throw(int argc, const char* const argv[]);
+  static void check_values(const declared& d);
 
   std::string program_, summary_;
   std::vector<declared> declared_;

@@ -1,0 +1,116 @@
+// bench_ch02: how many requests per second one parser reads from the
+// corpus, on one thread. bench/02-http-parser/run starts it once per parser
+// and repetition; run it by hand with --help.
+#include "peers.hpp"
+#include "request_parser.hpp"
+
+#include "rdv/cli.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+// Every allocation of the process goes through these (glibc's own malloc
+// underneath), so that the benchmark can count allocations per request.
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* p, std::size_t size);
+void __libc_free(void* p);
+}
+
+namespace {
+std::uint64_t allocations = 0;  // one thread: no atomics needed
+}  // namespace
+
+extern "C" {
+void* malloc(std::size_t size) { return ++allocations, __libc_malloc(size); }
+void* calloc(std::size_t count, std::size_t size) {
+  return ++allocations, __libc_calloc(count, size);
+}
+void* realloc(void* p, std::size_t size) { return ++allocations, __libc_realloc(p, size); }
+void free(void* p) { __libc_free(p); }
+}
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// Where each request of `corpus` ends, found by our parser before timing starts.
+std::vector<std::size_t> request_ends(std::string_view corpus) {
+  std::vector<std::size_t> ends;
+  rdv::http::request_parser parser;
+  for (std::size_t at = 0; at < corpus.size();) {
+    const auto s = parser.next(corpus.substr(at));
+    if (s.what == rdv::http::event::error || s.what == rdv::http::event::need_more) {
+      throw std::runtime_error("the corpus is not a stream of valid requests");
+    }
+    at += s.used;
+    if (s.what == rdv::http::event::end) ends.push_back(at);
+  }
+  return ends;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  rdv::cli::flags flags("bench_ch02", "Parses the benchmark corpus over and over with one "
+                                      "parser and prints requests/s, bytes/s and allocations "
+                                      "per request as one line of JSON (chapter 2).");
+  flags.option("parser", "NAME", "which parser (--list shows them)", "rendezvous");
+  flags.option("corpus", "FILE", "the requests to parse", "bench/02-http-parser/corpus.http");
+  flags.option("milliseconds", "MS", "how long to measure", "1000");
+  flags.toggle("list", "print the parsers this build has, and exit");
+  if (!flags.parse(argc, argv)) return flags.exit_status();
+  if (flags.is_on("list")) {
+    for (const auto& name : rdv::bench::parser_names()) std::cout << name << '\n';
+    return 0;
+  }
+  try {
+    std::ifstream file(flags.value("corpus"), std::ios::binary);
+    if (!file) throw std::runtime_error("cannot read " + flags.value("corpus"));
+    const std::string corpus{std::istreambuf_iterator<char>(file), {}};
+    const auto ends = request_ends(corpus);
+    auto parser = rdv::bench::make_parser(flags.value("parser"), corpus, ends);
+    if (!parser) throw std::runtime_error("no parser called " + flags.value("parser"));
+
+    //! [measure]
+    rdv::bench::tally first;
+    parser->prepare();
+    if (!parser->parse(corpus, first)) throw std::runtime_error("the parser rejected the corpus");
+    const auto budget = std::chrono::milliseconds(flags.number("milliseconds", 0, 600000));
+    std::uint64_t passes = 0, allocated = 0;
+    clock_type::duration spent{};
+    while (spent < budget || passes < 3) {
+      parser->prepare();  // outside the timed region
+      rdv::bench::tally pass;
+      const std::uint64_t allocations_before = allocations;
+      const auto start = clock_type::now();
+      const bool ok = parser->parse(corpus, pass);
+      spent += clock_type::now() - start;
+      allocated += allocations - allocations_before;
+      if (!ok || !(pass == first)) throw std::runtime_error("a pass gave a different tally");
+      ++passes;
+    }
+    //! [measure]
+    const double seconds = std::chrono::duration<double>(spent).count();
+    const double requests = static_cast<double>(passes * first.requests);
+    std::printf(
+        "{\"parser\": \"%s\", \"requests_per_s\": %.0f, \"bytes_per_s\": %.0f, "
+        "\"allocations_per_request\": %.4f, \"requests\": %llu, \"fields\": %llu, "
+        "\"target_bytes\": %llu, \"body_bytes\": %llu, \"passes\": %llu}\n",
+        flags.value("parser").c_str(), requests / seconds,
+        static_cast<double>(passes * corpus.size()) / seconds,
+        static_cast<double>(allocated) / requests, static_cast<unsigned long long>(first.requests),
+        static_cast<unsigned long long>(first.fields),
+        static_cast<unsigned long long>(first.target_bytes),
+        static_cast<unsigned long long>(first.body_bytes), static_cast<unsigned long long>(passes));
+  } catch (const std::exception& e) {
+    std::cerr << "bench_ch02: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,94 @@
+#include "body_framing.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
+
+namespace rdv::http {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Calls `each` with every non-empty element of the comma-separated `list`,
+// trimmed, until it returns an error.
+template <class Each>
+parse_error for_each_element(std::string_view list, Each each) {
+  while (!list.empty()) {
+    const auto comma = std::min(list.find(','), list.size());
+    if (const auto element = trim(list.substr(0, comma)); !element.empty()) {
+      if (const parse_error e = each(element); e != parse_error::none) return e;
+    }
+    list.remove_prefix(std::min(comma + 1, list.size()));
+  }
+  return parse_error::none;
+}
+
+}  // namespace
+
+//! [parse_content_length]
+parse_error parse_content_length(std::string_view value, std::optional<std::uint64_t>& length) {
+  if (trim(value).empty()) return parse_error::bad_content_length;
+  return for_each_element(value, [&length](std::string_view number) {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
+    if (ec == std::errc::result_out_of_range) return parse_error::bad_content_length;
+    if (ec != std::errc{} || end != number.data() + number.size()) {
+      return parse_error::bad_content_length;  // "+5", "-1", "5 5", "0x10", ...
+    }
+    if (length && *length != n) return parse_error::conflicting_content_length;
+    length = n;
+    return parse_error::none;
+  });
+}
+//! [parse_content_length]
+
+//! [check_transfer_codings]
+parse_error check_transfer_codings(const field_list& fields) {
+  bool chunked_last = false, other = false;
+  for (const field f : fields) {
+    if (!iequals(f.name, "transfer-encoding")) continue;
+    const parse_error e = for_each_element(f.value, [&](std::string_view coding) {
+      const bool chunked = iequals(coding, "chunked");
+      if (chunked && chunked_last) return parse_error::bad_transfer_encoding;   // twice
+      if (!chunked && chunked_last) return parse_error::bad_transfer_encoding;  // not last
+      chunked_last = chunked;
+      other |= !chunked;
+      return parse_error::none;
+    });
+    if (e != parse_error::none) return e;
+  }
+  if (!chunked_last) return parse_error::bad_transfer_encoding;  // no way to find the end
+  return other ? parse_error::unknown_transfer_coding : parse_error::none;
+}
+//! [check_transfer_codings]
+
+//! [request_framing]
+parse_error request_framing(const field_list& fields, const limits& limits, framing& out) {
+  // TODO(ch02.3): decide where the request's body ends
+  // Hint: Which fields can announce a body? Look for them by name, ignoring case;
+  //   parse_content_length() reads a Content-Length value. (more: ./course hint 02)
+  (void)fields; (void)limits; (void)out;
+  throw rdv::todo("ch02.3", "decide where the request's body ends");
+}
+//! [request_framing]
+
+parse_error response_framing(int status, std::string_view request_method, const field_list& fields,
+                             const limits& limits, framing& out) {
+  out = {body_kind::none, 0};
+  if (request_method == "HEAD" || status / 100 == 1 || status == 204 || status == 304) {
+    return parse_error::none;  // whatever the fields say (RFC 9112 §6.3, rules 1 and 2)
+  }
+  if (request_method == "CONNECT" && status / 100 == 2) return parse_error::none;  // a tunnel
+  // A response is framed like a request, except that it may also run until
+  // the connection closes.
+  const parse_error e = request_framing(fields, limits, out);
+  if (e == parse_error::none && out.kind == body_kind::none) out.kind = body_kind::until_close;
+  return e;
+}
+
+}  // namespace rdv::http

@@ -1,0 +1,117 @@
+#pragma once
+/// \file
+/// Chapter 2: the byte-level layer of the parser. HTTP/1.1 heads are lines
+/// ending in CRLF; this finds where a line ends, and rejects the bytes that
+/// must never appear in one, in a single pass over the input.
+
+#include "parse_error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace rdv::http {
+
+/// Which bytes may appear in a token (RFC 9110 §5.6.2): method names and
+/// field names are tokens. A table, so that the test is one load.
+inline constexpr std::array<bool, 256> token_chars = [] {
+  std::array<bool, 256> t{};
+  for (int d = '0'; d <= '9'; ++d) t[d] = true;
+  for (int a = 'a'; a <= 'z'; ++a) t[a] = t[a - 'a' + 'A'] = true;
+  for (char s : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<unsigned char>(s)] = true;
+  return t;
+}();
+
+/// Whether `c` may appear in a token.
+constexpr bool is_tchar(char c) { return token_chars[static_cast<unsigned char>(c)]; }
+
+/// Whether `c` is optional whitespace (OWS): a space or a horizontal tab.
+constexpr bool is_ows(char c) { return c == ' ' || c == '\t'; }
+
+/// The first byte in [p, end) that may not appear inside a line: a control
+/// character other than HTAB (CR and LF included), or DEL. Returns `end` if
+/// there is none. Bytes 0x80-0xFF (obs-text) may appear.
+//! [find_line_stop]
+inline const char* find_line_stop(const char* p, const char* end) {
+#if defined(__SSE2__)
+  // Sixteen bytes at a time: a saturating subtraction leaves zero exactly
+  // for the bytes below 0x20; add DEL, and look at the first one flagged.
+  // HTAB is flagged too, and skipped: it is rare in heads.
+  const __m128i below_space = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
+  for (; end - p >= 16; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_subs_epu8(v, below_space), _mm_setzero_si128());
+    auto mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, _mm_cmpeq_epi8(v, del))));
+    for (; mask != 0; mask &= mask - 1) {
+      if (p[__builtin_ctz(mask)] != '\t') return p + __builtin_ctz(mask);
+    }
+  }
+#endif
+  for (; p != end; ++p) {  // the last few bytes, one at a time
+    const auto c = static_cast<unsigned char>(*p);
+    if ((c < 0x20 && c != '\t') || c == 0x7f) return p;
+  }
+  return p;
+}
+//! [find_line_stop]
+
+/// What looking for the end of a line found.
+enum class line_status {
+  complete,    ///< a whole line, CRLF included
+  incomplete,  ///< the input ends before the line does
+  too_long,    ///< the line is longer than allowed
+  invalid,     ///< a byte that cannot be in a line: see the error
+};
+
+/// Finds lines one after another in a growing input, without scanning any
+/// byte twice: a line that is not complete yet is resumed where the scan
+/// stopped when more input arrives.
+class line_reader {
+public:
+  /// Forgets any partial line; the next line starts at offset `at`.
+  void start_at(std::size_t at) { line_at_ = scan_at_ = at; }
+  /// Where the current line starts, as an offset into the input.
+  std::size_t line_at() const { return line_at_; }
+
+  /// Looks for the end of the line that starts at line_at() in `input`
+  /// (the same bytes as before, maybe followed by more). On `complete`,
+  /// `line` is the line without its CRLF, and the reader has moved on to
+  /// the next line; on `invalid`, `error` says why. It looks at no more
+  /// than the first `max_size` + 2 bytes of the line, so that its verdict
+  /// does not depend on how the input was split.
+  //! [line_next]
+  line_status next(std::string_view input, std::size_t max_size, std::string_view& line,
+                   parse_error& error) {
+    const char* const begin = input.data();
+    const std::size_t window = std::min(input.size(), line_at_ + max_size + 2);
+    const char* const stop = find_line_stop(begin + scan_at_, begin + window);
+    scan_at_ = static_cast<std::size_t>(stop - begin);
+    if (scan_at_ - line_at_ > max_size) return line_status::too_long;  // no CR in time
+    if (scan_at_ == input.size()) return line_status::incomplete;
+    if (*stop == '\r') {
+      if (scan_at_ + 1 == input.size()) return line_status::incomplete;  // is LF next?
+      if (stop[1] == '\n') {
+        line = std::string_view(begin + line_at_, scan_at_ - line_at_);
+        start_at(scan_at_ + 2);
+        return line_status::complete;
+      }
+      error = parse_error::bare_cr;
+    } else {
+      error = *stop == '\n' ? parse_error::bare_lf : parse_error::control_character;
+    }
+    return line_status::invalid;
+  }
+  //! [line_next]
+
+private:
+  std::size_t line_at_ = 0;  // where the current line starts
+  std::size_t scan_at_ = 0;  // the first byte not yet scanned
+};
+
+}  // namespace rdv::http

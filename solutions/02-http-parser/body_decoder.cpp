@@ -1,0 +1,156 @@
+#include "body_decoder.hpp"
+
+#include <algorithm>
+
+namespace rdv::http {
+
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') return (c | 0x20) - 'a' + 10;
+  return -1;
+}
+
+}  // namespace
+
+//! [parse_chunk_size]
+parse_error parse_chunk_size(std::string_view line, std::uint64_t& size) {
+  // EXERCISE ch02.4: read the size of a chunk
+  // HINT: chunk-size is one or more hex digits. What should happen when
+  //       the digits no longer fit in 64 bits, and why is wrapping around
+  //       the most dangerous answer?
+  // HINT: After the digits may come `;name=value` extensions (with optional
+  //       whitespace before the `;`), which you may ignore. What else may follow?
+  // STUB: (void)line; (void)size; (void)&hex_digit;
+  std::size_t i = 0;
+  size = 0;
+  for (int digit; i < line.size() && (digit = hex_digit(line[i])) >= 0; ++i) {
+    if (size >> 60 != 0) return parse_error::chunk_size_overflow;  // a 17th significant digit
+    size = size * 16 + static_cast<std::uint64_t>(digit);
+  }
+  if (i == 0) return parse_error::bad_chunk_size;
+  const auto extension = line.find_first_not_of(" \t", i);
+  if (extension == std::string_view::npos) {
+    return i == line.size() ? parse_error::none : parse_error::bad_chunk_size;  // "5 " alone
+  }
+  const auto name = line.find_first_not_of(" \t", extension + 1);
+  if (line[extension] != ';' || name == std::string_view::npos || !is_tchar(line[name])) {
+    return parse_error::bad_chunk_size;  // not ";name..."
+  }
+  return parse_error::none;
+  // END EXERCISE
+}
+//! [parse_chunk_size]
+
+void body_decoder::start(framing how) {
+  how_ = how;
+  done_ = how.kind == body_kind::none || (how.kind == body_kind::length && how.length == 0);
+  decoded_ = chunk_left_ = 0;
+  state_ = chunk_state::size_line;
+  lines_.start_at(0);
+  trailers_.start(0, limits_.max_head);
+  trailers_input_ = {};
+  error_ = parse_error::none;
+}
+
+body_decoder::result body_decoder::decode(std::string_view input) {
+  if (error_ != parse_error::none) return {status::failed, 0, {}};
+  if (done_) return {status::done, 0, {}};
+  switch (how_.kind) {
+  case body_kind::length: return decode_length(input);
+  case body_kind::chunked: return decode_chunked(input);
+  case body_kind::until_close:
+    if (input.empty()) return {status::need_more, 0, {}};
+    if (input.size() > limits_.max_body - decoded_) return fail(parse_error::body_too_large);
+    decoded_ += input.size();
+    return {status::piece, input.size(), input};
+  case body_kind::none: break;
+  }
+  return {status::done, 0, {}};
+}
+
+bool body_decoder::finish_at_close() {
+  if (how_.kind == body_kind::until_close && error_ == parse_error::none) done_ = true;
+  return done_;
+}
+
+body_decoder::result body_decoder::fail(parse_error error) {
+  error_ = error;
+  return {status::failed, 0, {}};
+}
+
+//! [decode_length]
+body_decoder::result body_decoder::decode_length(std::string_view input) {
+  if (input.empty()) return {status::need_more, 0, {}};
+  const auto n =
+      static_cast<std::size_t>(std::min<std::uint64_t>(how_.length - decoded_, input.size()));
+  decoded_ += n;
+  done_ = decoded_ == how_.length;
+  return {status::piece, n, input.substr(0, n)};
+}
+//! [decode_length]
+
+//! [decode_chunked]
+body_decoder::result body_decoder::decode_chunked(std::string_view input) {
+  // EXERCISE ch02.5: decode a chunked body: size line, data, CRLF, ..., trailers
+  // HINT: Draw the states: a size line, then that many bytes of data, then
+  //       CRLF, and again; a size of 0 leads to the trailer section. Which
+  //       of them can end in the middle of the input, and what must you keep?
+  // HINT: lines_ finds a whole line in input that may still be arriving;
+  //       trailers_ parses a field section. Both want input that starts where
+  //       their line or section starts: input.substr(used).
+  // HINT: Which limit does every chunk bring you closer to?
+  // STUB: (void)input;
+  std::size_t used = 0;
+  for (;;) {
+    const std::string_view rest = input.substr(used);
+    switch (state_) {
+    case chunk_state::size_line: {
+      std::string_view line;
+      switch (lines_.next(rest, max_chunk_line, line, error_)) {
+      case line_status::incomplete: return {status::need_more, used, {}};
+      case line_status::invalid: return fail(error_);
+      case line_status::too_long: return fail(parse_error::bad_chunk_size);
+      case line_status::complete: break;
+      }
+      std::uint64_t size = 0;
+      if (const parse_error e = parse_chunk_size(line, size); e != parse_error::none)
+        return fail(e);
+      if (size > limits_.max_body - decoded_) return fail(parse_error::body_too_large);
+      used += line.size() + 2;
+      chunk_left_ = size;
+      state_ = size == 0 ? chunk_state::trailers : chunk_state::data;
+      break;
+    }
+    case chunk_state::data: {
+      if (rest.empty()) return {status::need_more, used, {}};
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk_left_, rest.size()));
+      chunk_left_ -= n;
+      decoded_ += n;
+      if (chunk_left_ == 0) state_ = chunk_state::data_end;
+      return {status::piece, used + n, rest.substr(0, n)};
+    }
+    case chunk_state::data_end:
+      if (rest.empty() || rest == "\r") return {status::need_more, used, {}};
+      if (!rest.starts_with("\r\n")) return fail(parse_error::bad_chunk_end);
+      used += 2;
+      lines_.start_at(0);
+      state_ = chunk_state::size_line;
+      break;
+    case chunk_state::trailers:
+      switch (trailers_.parse(rest, limits_)) {
+      case parse_status::need_more: return {status::need_more, used, {}};
+      case parse_status::failed: return fail(trailers_.error());
+      case parse_status::done: break;
+      }
+      trailers_input_ = rest;
+      done_ = true;
+      return {status::done, used + trailers_.end(), {}};
+    }
+  }
+  // END EXERCISE
+}
+//! [decode_chunked]
+
+}  // namespace rdv::http

@@ -1,0 +1,118 @@
+// Chapter 2, exercises 4 and 5: chunked bodies.
+#include "body_decoder.hpp"
+#include "parse_driver.hpp"
+#include "request_cases.hpp"
+
+#include "rdv/test/book.hpp"
+#include "rdv/test/escape.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using rdv::http::body_decoder;
+using rdv::http::parse_error;
+using rdv::test::explained_in;
+
+TEST(ChunkSize, ReadsHexDigitsAndSkipsExtensions) {
+  explained_in("ch02-chunked");
+  const struct {
+    const char* line;
+    parse_error error;
+    std::uint64_t size;
+  } cases[] = {
+      {"0", parse_error::none, 0},
+      {"1a", parse_error::none, 26},
+      {"1A", parse_error::none, 26},
+      {"000000000000000000ff", parse_error::none, 255},
+      {"ffffffffffffffff", parse_error::none, 0xffffffffffffffff},
+      {"5;name=value", parse_error::none, 5},
+      {"5 ;name", parse_error::none, 5},
+      {"5\t; a=\"b;c\"", parse_error::none, 5},
+      {"10000000000000000", parse_error::chunk_size_overflow, 0},
+      {"", parse_error::bad_chunk_size, 0},
+      {";ext", parse_error::bad_chunk_size, 0},
+      {"-1", parse_error::bad_chunk_size, 0},
+      {"0x5", parse_error::bad_chunk_size, 0},
+      {"5 ", parse_error::bad_chunk_size, 0},
+      {"5 5", parse_error::bad_chunk_size, 0},
+      {"5;", parse_error::bad_chunk_size, 0},
+      {"5; ", parse_error::bad_chunk_size, 0},
+      {"g", parse_error::bad_chunk_size, 0},
+  };
+  for (const auto& c : cases) {
+    std::uint64_t size = 12345;
+    const parse_error e = rdv::http::parse_chunk_size(c.line, size);
+    EXPECT_EQ(e, c.error) << "parse_chunk_size(" << rdv::test::quoted(c.line) << ") gave "
+                          << rdv::http::name_of(e);
+    if (c.error == parse_error::none) {
+      EXPECT_EQ(size, c.size) << "for " << rdv::test::quoted(c.line);
+    }
+  }
+}
+
+// Decodes `body` fed one byte more at a time, the way a slow client sends it.
+std::string decode_byte_by_byte(std::string_view body, body_decoder& decoder) {
+  std::string decoded, unused;
+  for (std::size_t i = 0; i <= body.size(); ++i) {
+    if (i < body.size()) unused += body[i];
+    for (;;) {
+      const std::string fresh = unused;  // views must not outlive a call
+      const body_decoder::result r = decoder.decode(fresh);
+      unused.erase(0, r.used);
+      if (r.what == body_decoder::status::piece) {
+        decoded += r.data;
+        continue;
+      }
+      if (r.what == body_decoder::status::done)
+        return decoded + " (done, rest " + rdv::test::quoted(unused) + ")";
+      if (r.what == body_decoder::status::failed)
+        return std::string(rdv::http::name_of(decoder.error()));
+      break;  // need_more
+    }
+  }
+  return decoded + " (not done)";
+}
+
+TEST(ChunkedBody, DecodesAsTheBytesTrickleIn) {
+  explained_in("ch02-chunked");
+  body_decoder decoder;
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("4\r\nWiki\r\n6;x=y\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\n"
+                                "Expires: never\r\n\r\n",
+                                decoder),
+            "Wikipedia in \r\n\r\nchunks. (done, rest \"\")");
+  EXPECT_EQ(decoder.trailers().size(), 1u);  // its views died with their input: do not look
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("3\r\nabc\r\n0\r\n\r\n", decoder), "abc (done, rest \"\")");
+  EXPECT_EQ(decoder.decoded(), 3u);
+}
+
+TEST(ChunkedBody, KeepsTrailerFieldsAsViews) {
+  explained_in("ch02-chunked");
+  body_decoder decoder;
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  const std::string_view body = "1\r\nx\r\n0\r\nX-Sum: 7\r\nX-Note: ok\r\n\r\n";
+  auto r = decoder.decode(body);
+  ASSERT_EQ(r.what, body_decoder::status::piece);
+  r = decoder.decode(body.substr(r.used));
+  ASSERT_EQ(r.what, body_decoder::status::done) << rdv::http::name_of(decoder.error());
+  const auto trailers = decoder.trailers();
+  ASSERT_EQ(trailers.size(), 2u);
+  EXPECT_EQ(trailers.find("x-sum"), "7");
+  EXPECT_EQ(trailers[1].value, "ok");
+}
+
+TEST(ChunkedBody, StopsAtTheBodyLimit) {
+  explained_in("ch02-limits");
+  rdv::http::limits small;
+  small.max_body = 5;
+  body_decoder decoder(small);
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n", decoder),
+            "abcde (done, rest \"\")");
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n", decoder), "body_too_large");
+}
+
+}  // namespace
