@@ -15,9 +15,16 @@ int main(int argc, char* argv[]) {
   flags.positional("N", "processes in the ring");
   flags.positional("M", "laps of the token");
   if (!flags.parse(argc, argv)) return flags.exit_status();
+  long n = 0, m = 0;
   try {
-    const long n = flags.number("N", 1, 100'000'000);
-    const long m = flags.number("M", 1, 1'000'000'000);
+    n = flags.number("N", 1, 100'000'000);
+    m = flags.number("M", 1, 1'000'000'000);
+  } catch (const rdv::cli::usage_error& e) {
+    std::cerr << "ring: " << e.what() << "\n\n";
+    flags.print_usage(std::cerr);
+    return 2;
+  }
+  try {
     rdv::proc::scheduler node;
     const rdv::ring::result r = rdv::ring::run(node, n, m);
     std::printf(

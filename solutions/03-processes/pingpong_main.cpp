@@ -61,8 +61,15 @@ int main(int argc, char* argv[]) {
                                     "another monitors it (chapter 3).");
   flags.option("rounds", "N", "round trips of the ball", "100000");
   if (!flags.parse(argc, argv)) return flags.exit_status();
+  long rounds = 0;
   try {
-    const long rounds = flags.number("rounds", 1, 1'000'000'000);
+    rounds = flags.number("rounds", 1, 1'000'000'000);
+  } catch (const rdv::cli::usage_error& e) {
+    std::cerr << "pingpong: " << e.what() << "\n\n";
+    flags.print_usage(std::cerr);
+    return 2;
+  }
+  try {
     scheduler node({.crash_log = nullptr});  // the crash is on purpose: do not report it
     node.spawn([rounds] { ping(rounds); });
     node.run();

@@ -46,9 +46,10 @@ std::ostream* standard_error() noexcept;
 
 /// How a scheduler is set up.
 struct scheduler_options {
-  stack_options stacks{};  ///< the processes' stacks
-  std::ostream* crash_log =
-      standard_error();  ///< where to report a process that throws (nullptr: nowhere)
+  /// The processes' stacks.
+  stack_options stacks{};
+  /// Where to report a process that ends by an exception (nullptr: nowhere).
+  std::ostream* crash_log = standard_error();
 };
 
 /// Runs processes: lightweight threads of control, each on its own small

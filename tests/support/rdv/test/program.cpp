@@ -82,7 +82,8 @@ program::~program() {
 }
 
 void program::read_output(int fd) {
-  static const std::regex listening(R"(listening (\S+) http://\S*:(\d+))");
+  // http:// for the course's HTTP servers; other schemes (tcp://) for the rest.
+  static const std::regex listening(R"(listening (\S+) [a-z]+://\S*:(\d+))");
   char chunk[4096];
   for (;;) {
     const auto n = ::read(fd, chunk, sizeof chunk);
