@@ -270,3 +270,73 @@ def machine() -> str:
 
 def warn(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------- HTTP servers
+
+def run_rounds(systems: dict, loads: dict, runs: int) -> tuple[dict, dict, dict]:
+    """Measures HTTP servers under loads, in rounds.
+
+    `systems` maps a key to a factory `f(scratch_dir, port) -> Server` (which
+    raises Skip when the system cannot run here); `loads` maps a name to
+    `f(url) -> dict` (ab() or wrk()). Every server runs for the whole
+    benchmark (an idle one costs nothing) and each round goes round-robin
+    over them, so that whatever else the machine does falls on all alike.
+    Returns (names, skipped, samples): samples[(key, load)] is a list of
+    (req/s, server CPU ms per 1000 requests), one per round."""
+    names: dict[str, str] = {}
+    skipped: dict[str, str] = {}
+    samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    with contextlib.ExitStack() as stack:
+        servers: dict[str, Server] = {}
+        for key, factory in systems.items():
+            scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"rdv-bench-{key}-")))
+            try:
+                server = factory(scratch, free_port())
+                names[key] = server.name
+                servers[key] = stack.enter_context(server)
+                for load in loads.values():  # warm up: connections, caches, JITs
+                    load(server.url)
+            except Skip as why:
+                names.setdefault(key, key)
+                skipped[key] = f"skipped: {why}"
+        for round_number in range(1, runs + 1):
+            for key, server in servers.items():
+                if key in skipped:
+                    continue
+                warn(f"  round {round_number}/{runs}: {server.name}")
+                try:
+                    for load_name, load in loads.items():
+                        result, _, _, cpu = server.measure(lambda: load(server.url))
+                        if result["failed"]:
+                            raise Skip(f"{result['failed']} failed requests")
+                        samples.setdefault((key, load_name), []).append(
+                            (result["rps"], cpu * 1000 / (result["requests"] / 1000)))
+                except Skip as why:
+                    skipped[key] = f"skipped: {why}"
+    return names, skipped, samples
+
+
+def cpu_tables(names: dict, skipped: dict, samples: dict, loads: list[str],
+               references: dict[str, str]) -> tuple[str, list[str]]:
+    """The tables of run_rounds() results, as text and as Markdown lines: one
+    table per load, a row per system with req/s and CPU ms per 1000 requests
+    (medians), and a column "CPU vs X" for each reference system (key -> X)."""
+    text: list[str] = []
+    markdown: list[str] = []
+    headers = ["system", "req/s", "CPU ms/1000 req"] + [f"CPU vs {label}" for label in references.values()]
+    for load_name in loads:
+        medians = {key: (median([r for r, _ in samples[(key, load_name)]]),
+                         median([c for _, c in samples[(key, load_name)]]))
+                   for key in names if key not in skipped and (key, load_name) in samples}
+        rows = []
+        for key in names:
+            if key not in medians:
+                rows.append([names[key], skipped.get(key, "skipped"), ""] + [""] * len(references))
+                continue
+            rps, cpu = medians[key]
+            rows.append([names[key], fmt(rps), fmt(cpu, 2)] +
+                        [ratio(cpu, medians.get(ref, (0, float("nan")))[1]) for ref in references])
+        text.append(table(load_name, headers, rows))
+        markdown += markdown_table(f"`{load_name}`", headers, rows)
+    return "\n\n".join(text), markdown

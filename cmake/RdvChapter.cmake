@@ -14,6 +14,7 @@
 # rdv_add_chapter(NN [SOURCES file.cpp...] [PROGRAMS name...] [DEPENDS target...])
 #   SOURCES   library sources, relative to the chapter folder
 #   PROGRAMS  programs, each built from <name>_main.cpp in the chapter folder
+#             (with - in the name written _ in the file: static_server_main.cpp)
 #   DEPENDS   libraries the chapter uses (earlier chapters' rdv_chMM, Boost::json, ...)
 function(rdv_add_chapter number)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;PROGRAMS;DEPENDS")
@@ -90,7 +91,8 @@ endfunction()
 function(_rdv_chapter_program target library dir output)
   get_filename_component(name "${target}" NAME)
   string(REGEX REPLACE "_exercise$" "" name "${name}")
-  add_executable(${target} "${dir}/${name}_main.cpp")
+  string(REPLACE "-" "_" file "${name}")  # static-server: static_server_main.cpp
+  add_executable(${target} "${dir}/${file}_main.cpp")
   target_link_libraries(${target} PRIVATE ${library} rdv_warnings)
   set_target_properties(${target} PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/${output}")

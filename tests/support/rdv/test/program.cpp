@@ -98,6 +98,16 @@ void program::read_output(int fd) {
     changed_.notify_all();
   }
   ::close(fd);
+  const std::lock_guard lock(mutex_);
+  output_ended_ = true;
+  changed_.notify_all();
+}
+
+bool program::wait_for_output(std::string_view text, std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] {
+    return output_.find(text) != std::string::npos || output_ended_;
+  }) && output_.find(text) != std::string::npos;
 }
 
 std::uint16_t program::port(std::string_view role) const {

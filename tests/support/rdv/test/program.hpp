@@ -51,6 +51,10 @@ public:
   pid_t pid() const { return pid_; }
   /// Everything the program printed so far, both streams interleaved.
   std::string output() const;
+  /// Waits until the program has printed `text` (true), or `timeout` passes
+  /// or the program's output ends (false).
+  bool wait_for_output(std::string_view text,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(10));
   /// The command line, ready to paste into a shell.
   std::string command_line() const;
 
@@ -64,6 +68,7 @@ private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::string output_;                                       // guarded by mutex_
+  bool output_ended_ = false;                                 // guarded by mutex_
   std::map<std::string, std::uint16_t, std::less<>> ports_;  // guarded by mutex_
   std::thread reader_;
 };

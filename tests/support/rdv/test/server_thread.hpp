@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -29,8 +30,17 @@ public:
   using starter = std::function<void(boost::asio::io_context& context,
                                      boost::asio::ip::tcp::acceptor& acceptor)>;
 
+  /// Like starter, but called on the server's own thread (where, for
+  /// example, a process scheduler must live), and returning what must live
+  /// while the server runs; that is destroyed on the same thread after the
+  /// io_context stops, before the io_context itself.
+  using thread_starter = std::function<std::shared_ptr<void>(boost::asio::io_context& context,
+                                                             boost::asio::ip::tcp::acceptor& acceptor)>;
+
   /// Starts the server; `manual` says how to run it by hand.
   explicit server_thread(const starter& start, by_hand manual = {});
+  /// Starts the server with state that lives on its thread (see thread_starter).
+  explicit server_thread(thread_starter start, by_hand manual = {});
   /// Stops the io_context and joins the thread.
   ~server_thread();
   server_thread(const server_thread&) = delete;
@@ -44,6 +54,8 @@ public:
   const by_hand& manual() const { return manual_; }
 
 private:
+  void run_and_record();  // runs the io_context, keeping what it died of
+
   boost::asio::io_context context_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::uint16_t port_ = 0;

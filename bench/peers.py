@@ -1,0 +1,39 @@
+"""Servers that several benchmarks compare with (see benchlib.run_rounds)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import benchlib as b
+
+HERE = Path(__file__).resolve().parent
+
+
+def configure(template: Path, scratch: Path, port: int) -> Path:
+    """Writes `template` into `scratch` with @DIR@ and @PORT@ filled in."""
+    text = template.read_text().replace("@DIR@", str(scratch)).replace("@PORT@", str(port))
+    conf = scratch / template.name.removesuffix(".in")
+    conf.write_text(text)
+    return conf
+
+
+def ours(program: str, name: str, *args: str):
+    """A factory for one of the course's programs, from the Release build."""
+    def factory(scratch: Path, port: int) -> b.Server:
+        binary = b.BUILD / "bin" / program
+        if not binary.exists():
+            raise b.Skip(f"{binary} is not built (./course bench builds it)")
+        return b.Server(name, [str(binary), "--listen", f"127.0.0.1:{port}", *args], port)
+    return factory
+
+
+def nginx_version() -> str:
+    return subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.split("/")[-1].strip()
+
+
+def nginx_seven_bytes(scratch: Path, port: int) -> b.Server:
+    """nginx, one process, answering every request with `return 200 "1234567"`."""
+    b.need("nginx")
+    conf = configure(HERE / "nginx-seven-bytes.conf.in", scratch, port)
+    return b.Server(f"nginx {nginx_version()} (return 200)", ["nginx", "-p", str(scratch), "-c", str(conf)], port)

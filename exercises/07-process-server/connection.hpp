@@ -1,0 +1,29 @@
+#pragma once
+/// \file
+/// Chapter 7: one connection, served by the process that owns it.
+
+#include "web.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+
+namespace rdv::web {
+
+/// Serves one connection in the calling process, until it is done: reads
+/// each request with chapter 2's parser, answers it with `handle`, and keeps
+/// the connection open as HTTP says. Closes it quietly after
+/// `options.idle_timeout` without a request; answers 408 to a request that
+/// takes longer than `options.request_timeout` to arrive, and the parser's
+/// status (400, 413, 414, 431, 501, 505) to a bad one, and closes then.
+void serve_connection(boost::asio::ip::tcp::socket socket, const handler& handle,
+                      const server_options& options);
+
+/// Closes the connection so that what was sent arrives: stops sending, then
+/// reads and drops what the client still sends, for at most a second (a close
+/// with unread data would reset the connection and could destroy the answer
+/// in flight).
+void close_gracefully(boost::asio::ip::tcp::socket& socket);
+
+/// Sends `r` with `Connection: close`, then closes gracefully.
+void answer_and_close(boost::asio::ip::tcp::socket& socket, const response& r);
+
+}  // namespace rdv::web

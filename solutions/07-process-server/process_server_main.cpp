@@ -1,0 +1,56 @@
+// process-server: chapter 1's server rebuilt on processes — answers every
+// HTTP request with "1234567", one process per connection, with timeouts and
+// a cap on connections. Try: ./course run 07, then
+// `curl -v http://127.0.0.1:8087/test`.
+#include "acceptor.hpp"
+#include "event_loop.hpp"
+#include "processes.hpp"
+
+#include "rdv/server.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <iostream>
+
+namespace {
+
+//! [handler]
+// The seed's answer, as a handler: everything else is the server's business.
+rdv::web::response seven_bytes(rdv::web::request&) {
+  rdv::web::response r;
+  r.fields = {{"Content-Type", "text/plain"}};
+  r.body = "1234567";
+  return r;
+}
+//! [handler]
+
+}  // namespace
+
+//! [main]
+int main(int argc, char* argv[]) {
+  rdv::cli::flags flags("process-server", "Answers every HTTP request with 1234567, one process "
+                                          "per connection, with timeouts (chapter 7).");
+  flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8087")
+      .option("idle-ms", "MS", "close a kept-alive connection idle this long", "5000")
+      .option("request-ms", "MS", "answer 408 to a request slower than this", "10000")
+      .option("max-connections", "N", "answer 503 to connections beyond this many", "10000");
+  if (!flags.parse(argc, argv)) return flags.exit_status();
+  try {
+    const rdv::web::server_options options{
+        .idle_timeout = std::chrono::milliseconds(flags.number("idle-ms", 1, 86'400'000)),
+        .request_timeout = std::chrono::milliseconds(flags.number("request-ms", 1, 86'400'000)),
+        .max_connections = static_cast<std::size_t>(flags.number("max-connections", 1, 10'000'000)),
+        .log = &std::cerr};
+    boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
+    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http");
+    rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptor reports crashed connections
+    rdv::proc::run_in(io, node);
+    node.spawn([&] { rdv::web::accept_connections(acceptor, seven_bytes, options); });
+    rdv::stop_on_signals(io);
+    io.run();
+  } catch (const std::exception& e) {
+    std::cerr << "process-server: " << e.what() << '\n';
+    return 1;
+  }
+}
+//! [main]

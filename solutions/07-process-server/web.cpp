@@ -1,0 +1,37 @@
+#include "web.hpp"
+
+#include <charconv>
+
+namespace rdv::web {
+
+response text_response(int status, std::string_view text) {
+  response r;
+  r.status = status;
+  r.fields.emplace_back("Content-Type", "text/plain; charset=utf-8");
+  r.body = text.empty() ? std::string(http::reason_phrase(status)) + "\n" : std::string(text);
+  return r;
+}
+
+//! [write_head]
+void write_head(const response& r, bool keep_alive, std::string& out) {
+  char digits[24];
+  out.clear();
+  out += "HTTP/1.1 ";
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, r.status).ptr);
+  out += ' ';
+  out += http::reason_phrase(r.status);
+  out += "\r\n";
+  for (const auto& [name, value] : r.fields) {
+    out += name;
+    out += ": ";
+    out += value;
+    out += "\r\n";
+  }
+  const auto length = r.write_body ? r.body_length : r.body.size();
+  out += "Content-Length: ";
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, length).ptr);
+  out += keep_alive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n";
+}
+//! [write_head]
+
+}  // namespace rdv::web

@@ -1,0 +1,139 @@
+// Chapter 7: what a server meets in the wild — bad requests, slow clients,
+// idle ones, handlers that crash, too many clients at once.
+#include "server_fixture.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+using ch07::expect_seed_answer;
+using rdv::test::explained_in;
+using namespace std::chrono_literals;
+
+constexpr std::string_view get = "GET /test HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+
+// Sends `request`, expects `status` and then the connection closed.
+void expect_refused(ch07::server& s, std::string_view request, int status) {
+  rdv::test::client c(s.thread);
+  c.send(request);
+  const auto r = c.read_response();
+  EXPECT_EQ(r.status, status) << c.transcript();
+  EXPECT_EQ(ch07::lowercase(r.field("Connection")), "close") << c.transcript();
+  EXPECT_TRUE(c.wait_closed()) << "the connection should close after " << status << "\n"
+                               << c.transcript();
+}
+
+TEST(BadInput, GetsTheParsersStatusAndTheConnectionCloses) {
+  explained_in("ch07-connection");
+  rdv::web::server_options options;
+  options.limits.max_body = 16;
+  ch07::server s(ch07::seven_bytes, options);
+  expect_refused(s, "GARBAGE\r\n\r\n", 400);
+  expect_refused(s, "GET / HTTP/1.1\r\n\r\n", 400);  // no Host
+  expect_refused(s, "GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505);
+  expect_refused(s, "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: x-zip, chunked\r\n\r\n", 501);
+  expect_refused(s, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n", 413);
+  expect_refused(s, "GET /" + std::string(20000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n", 414);
+  expect_refused(s, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n", 431);
+  rdv::test::client next(s.thread);  // and the server goes on
+  next.send(get);
+  expect_seed_answer(next, "keep-alive");
+}
+
+TEST(Timeouts, AnswersASlowRequestWith408) {
+  explained_in("ch07-timeouts");
+  rdv::web::server_options options;
+  options.request_timeout = 200ms;  // the timeout under test; the client waits up to 10 s
+  ch07::server s(ch07::seven_bytes, options);
+  rdv::test::client c(s.thread);
+  c.send("GET /test HTTP/1.1\r\nHost: x\r\n");  // ... and never the blank line: slow-loris
+  const auto r = c.read_response();
+  EXPECT_EQ(r.status, 408) << c.transcript();
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
+}
+
+TEST(Timeouts, ClosesAnIdleConnectionQuietly) {
+  explained_in("ch07-timeouts");
+  rdv::web::server_options options;
+  options.idle_timeout = 200ms;
+  ch07::server s(ch07::seven_bytes, options);
+  rdv::test::client c(s.thread);
+  c.send(get);
+  expect_seed_answer(c, "keep-alive");
+  EXPECT_TRUE(c.wait_closed()) << "an idle kept-alive connection should be closed\n"
+                               << c.transcript();
+  rdv::test::client silent(s.thread);  // never sends a byte
+  EXPECT_TRUE(silent.wait_closed()) << silent.transcript();
+}
+
+TEST(LetItCrash, ACrashingHandlerEndsOnlyItsConnection) {
+  explained_in("ch07-crash");
+  ch07::server s([](rdv::web::request& r) {
+    if (r.head.target == "/crash") throw std::runtime_error("the handler fell over");
+    return ch07::seven_bytes(r);
+  });
+  rdv::test::client bystander(s.thread);
+  bystander.send(get);
+  expect_seed_answer(bystander, "keep-alive");
+  rdv::test::client victim(s.thread);
+  victim.send("GET /crash HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_TRUE(victim.wait_closed()) << "the crashed connection's socket should close\n"
+                                    << victim.transcript();
+  rdv::test::client next(s.thread);
+  next.send(get);
+  expect_seed_answer(next, "keep-alive");
+  bystander.send(get);  // the other connection never noticed
+  expect_seed_answer(bystander, "keep-alive");
+  const std::string log = s.log.text();
+  EXPECT_NE(log.find("crashed"), std::string::npos) << "log:\n" << log;
+  EXPECT_NE(log.find("the handler fell over"), std::string::npos)
+      << "the log should carry the exit reason; log:\n"
+      << log;
+}
+
+TEST(ConnectionCap, AnswersConnectionsBeyondTheCapWith503) {
+  explained_in("ch07-cap");
+  rdv::web::server_options options;
+  options.max_connections = 2;
+  ch07::server s(ch07::seven_bytes, options);
+  rdv::test::client one(s.thread), two(s.thread);
+  one.send(get);
+  expect_seed_answer(one, "keep-alive");
+  two.send(get);
+  expect_seed_answer(two, "keep-alive");
+  rdv::test::client three(s.thread);
+  three.send(get);
+  const auto refused = three.read_response();
+  EXPECT_EQ(refused.status, 503) << three.transcript();
+  EXPECT_EQ(refused.field("Retry-After"), "1") << three.transcript();
+  EXPECT_TRUE(three.wait_closed()) << three.transcript();
+  one.send("GET /test HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  expect_seed_answer(one, "close");
+  EXPECT_TRUE(one.wait_closed());
+  one.close();
+  // `one` has ended, but the acceptor may hear of it only after it accepts
+  // the next client: so try until a client is served (bounded).
+  bool served = false;
+  for (int attempt = 0; attempt < 100 && !served; ++attempt) {
+    rdv::test::client four(s.thread);
+    four.send(get);
+    served = four.read_response().status == 200;
+  }
+  EXPECT_TRUE(served) << "a place freed by a closed connection should be given to a new one";
+}
+
+TEST(Scale, ServesAThousandConcurrentKeepAliveClients) {
+  explained_in("ch07-acceptor");
+  ch07::server s;
+  std::vector<std::unique_ptr<rdv::test::client>> clients;
+  for (int i = 0; i < 1000; ++i) clients.push_back(std::make_unique<rdv::test::client>(s.thread));
+  for (int round = 0; round < 2 && !::testing::Test::HasFailure(); ++round) {
+    for (auto& c : clients) c->send(get);  // all 1000 requests are in flight at once
+    for (auto& c : clients) expect_seed_answer(*c, "keep-alive");
+  }
+}
+
+}  // namespace

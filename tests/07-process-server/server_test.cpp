@@ -1,0 +1,125 @@
+// Chapter 7: everything chapter 1's server does, now with one process per
+// connection, and the chapter 2 parser reading each request.
+#include "server_fixture.hpp"
+
+#include "rdv/test/book.hpp"
+
+namespace {
+
+using ch07::expect_seed_answer;
+using rdv::test::explained_in;
+
+constexpr std::string_view get = "GET /test HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+constexpr std::string_view get_close = "GET /test HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+constexpr std::string_view get_http10_keep_alive =
+    "GET /test HTTP/1.0\r\nConnection: Keep-Alive\r\nHost: 127.0.0.1\r\n"
+    "User-Agent: ApacheBench/2.3\r\nAccept: */*\r\n\r\n";
+
+TEST(ProcessServer, ServesManyRequestsOnOneConnection) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client c(s.thread);
+  for (int i = 0; i < 100 && !::testing::Test::HasFailure(); ++i) {
+    c.send(get);
+    expect_seed_answer(c, "keep-alive");
+  }
+}
+
+TEST(ProcessServer, AnswersHttp10AsChapter1Did) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client keep(s.thread);
+  keep.send(get_http10_keep_alive);
+  expect_seed_answer(keep, "keep-alive");
+  keep.send(get_http10_keep_alive);
+  expect_seed_answer(keep, "keep-alive");
+  rdv::test::client once(s.thread);
+  once.send("GET /test HTTP/1.0\r\n\r\n");
+  expect_seed_answer(once, "close");
+  EXPECT_TRUE(once.wait_closed()) << once.transcript();
+}
+
+TEST(ProcessServer, HonoursConnectionClose) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client c(s.thread);
+  c.send(get_close);
+  expect_seed_answer(c, "close");
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
+}
+
+TEST(ProcessServer, AnswersPipelinedRequestsInOrder) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request& r) {
+    rdv::web::response answer;
+    answer.body = std::string(r.head.target);
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  c.send("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"
+         "GET /3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /4 HTTP/1.1\r\nHost: x\r\n\r\n");
+  for (const char* target : {"/1", "/2", "/3"}) {
+    EXPECT_EQ(c.read_response().body, target) << c.transcript();
+  }
+  EXPECT_TRUE(c.wait_closed()) << "nothing may follow the answer to \"Connection: close\"\n"
+                               << c.transcript();
+}
+
+TEST(ProcessServer, AnswersARequestSplitAcrossManySmallWrites) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client c(s.thread);
+  c.send_in_pieces(get_http10_keep_alive, 1);
+  expect_seed_answer(c, "keep-alive");
+}
+
+TEST(ProcessServer, ServesTwoClientsConnectedAtOnce) {
+  explained_in("ch07-acceptor");
+  ch07::server s;
+  rdv::test::client first(s.thread);
+  first.send(get.substr(0, 10));
+  rdv::test::client second(s.thread);
+  second.send(get);
+  expect_seed_answer(second, "keep-alive");
+  first.send(get.substr(10));
+  expect_seed_answer(first, "keep-alive");
+}
+
+TEST(ProcessServer, ReadsBodiesAndKeepsTheConnection) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request& r) {
+    rdv::web::response answer;
+    answer.body = "got " + std::string(r.body);
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  c.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+  EXPECT_EQ(c.read_response().body, "got hello") << c.transcript();
+  c.send("POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
+  EXPECT_EQ(c.read_response().body, "got abcde") << c.transcript();
+}
+
+TEST(ProcessServer, AnswersHeadWithoutABody) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client c(s.thread);
+  c.send("HEAD /test HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto r = c.read_response(true);
+  EXPECT_EQ(r.field("Content-Length"), "7") << c.transcript();
+  c.send(get);  // no stray body bytes in between
+  expect_seed_answer(c, "keep-alive");
+}
+
+TEST(ProcessServer, ClientLeavingMidRequestDoesNotDisturbOthers) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client staying(s.thread);
+  {
+    rdv::test::client leaving(s.thread);
+    leaving.send(get.substr(0, 12));
+  }
+  staying.send(get);
+  expect_seed_answer(staying, "keep-alive");
+}
+
+}  // namespace
