@@ -41,6 +41,9 @@ struct response {
   std::function<void(boost::asio::ip::tcp::socket&)> write_body{};
   std::uint64_t body_length = 0;  ///< the length write_body() sends
   bool close = false;             ///< close the connection after this response
+  /// The reason phrase; empty: http::reason_phrase(status). Chapter 10 relays
+  /// the reason a worker chose.
+  std::string reason{};
 };
 // [request]
 

@@ -18,12 +18,20 @@ int status_for(parse_error error) {
 std::string_view reason_phrase(int status) {
   switch (status) {
   case 200: return "OK";
+  case 202: return "Accepted";
+  case 204: return "No Content";
   case 400: return "Bad Request";
+  case 401: return "Unauthorized";
+  case 404: return "Not Found";
+  case 405: return "Method Not Allowed";
   case 408: return "Request Timeout";
   case 413: return "Content Too Large";
   case 414: return "URI Too Long";
   case 431: return "Request Header Fields Too Large";
   case 501: return "Not Implemented";
+  case 502: return "Bad Gateway";
+  case 503: return "Service Unavailable";
+  case 504: return "Gateway Timeout";
   case 505: return "HTTP Version Not Supported";
   default: return "";
   }

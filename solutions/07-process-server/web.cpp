@@ -19,7 +19,7 @@ void write_head(const response& r, bool keep_alive, std::string& out) {
   out += "HTTP/1.1 ";
   out.append(digits, std::to_chars(digits, digits + sizeof digits, r.status).ptr);
   out += ' ';
-  out += http::reason_phrase(r.status);
+  out += r.reason.empty() ? http::reason_phrase(r.status) : std::string_view(r.reason);
   out += "\r\n";
   for (const auto& [name, value] : r.fields) {
     out += name;
