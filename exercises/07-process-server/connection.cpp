@@ -21,11 +21,25 @@ namespace {
 
 // The bytes of one connection. Requests are parsed in place: the parser's
 // views point into `bytes`, so a request's head stays where it is until the
-// request has been answered.
+// request has been answered. The buffer starts small (most heads are) and
+// grows while a head does not fit, up to what the limits allow.
 struct connection_buffer {
   std::vector<char> bytes;
   std::size_t filled = 0;  // bytes read from the socket
   std::size_t parsed = 0;  // bytes the parser has used
+
+  // Room for the longest head the limits allow, and the start of a body.
+  static std::size_t most(const http::limits& limits) {
+    return limits.max_start_line + limits.max_head + 4096;
+  }
+  explicit connection_buffer(const http::limits& limits)
+      : bytes(std::min<std::size_t>(2048, most(limits))) {}
+  // Doubles the buffer, up to most(limits); false if it is that big already.
+  bool grow(const http::limits& limits) {
+    if (bytes.size() >= most(limits)) return false;
+    bytes.resize(std::min(2 * bytes.size(), most(limits)));
+    return true;
+  }
 
   std::string_view unparsed() const { return {bytes.data() + parsed, filled - parsed}; }
   // Moves the unparsed bytes to `to`, making room at the end.
@@ -92,7 +106,7 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
   boost::system::error_code ec;
   const tcp::endpoint peer = socket.remote_endpoint(ec);
   http::request_parser parser(options.limits);
-  connection_buffer in{std::vector<char>(options.limits.max_start_line + options.limits.max_head + 4096)};
+  connection_buffer in(options.limits);
   std::string body, head;  // reused: no allocation per request once they have grown
   for (;;) {  // one request per turn
     std::optional<clock::time_point> deadline;  // set by the request's first byte
@@ -111,9 +125,15 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
         return;
       case http::event::need_more:
         if (in.filled == in.bytes.size()) in.move_unparsed_to(head_end);  // the head stays put
-        if (in.filled == in.bytes.size()) {  // cannot happen within the limits; refuse anyway
-          answer_and_close(socket, text_response(431));
-          return;
+        if (in.filled == in.bytes.size()) {
+          if (!in.grow(options.limits)) {  // cannot happen within the limits; refuse anyway
+            answer_and_close(socket, text_response(431));
+            return;
+          }
+          if (head_end != 0) {  // a head that filled the buffer has moved: parse it again
+            parser.reset();
+            in.parsed = head_end = 0;
+          }
         }
         switch (read_more(socket, in, deadline, options)) {
         case read_result::more: break;

@@ -27,10 +27,13 @@ void write_head(const response& r, bool keep_alive, std::string& out) {
     out += value;
     out += "\r\n";
   }
-  const auto length = r.write_body ? r.body_length : r.body.size();
-  out += "Content-Length: ";
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, length).ptr);
-  out += keep_alive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n";
+  if (r.status >= 200 && r.status != 204) {  // 1xx and 204 have no body, and no length (RFC 9110 §8.6)
+    const auto length = r.write_body ? r.body_length : r.body.size();
+    out += "Content-Length: ";
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, length).ptr);
+    out += "\r\n";
+  }
+  out += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
 }
 //! [write_head]
 

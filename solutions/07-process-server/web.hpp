@@ -71,8 +71,8 @@ struct server_options {
 response text_response(int status, std::string_view text = {});
 
 /// Writes the status line and header fields of `r` to `out` (after clearing
-/// it): `r.fields`, then Content-Length and the Connection field that
-/// `keep_alive` calls for.
+/// it): `r.fields`, then Content-Length (except for 1xx and 204, which have
+/// no body) and the Connection field that `keep_alive` calls for.
 void write_head(const response& r, bool keep_alive, std::string& out);
 
 }  // namespace rdv::web

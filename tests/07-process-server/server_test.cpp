@@ -99,6 +99,59 @@ TEST(ProcessServer, ReadsBodiesAndKeepsTheConnection) {
   EXPECT_EQ(c.read_response().body, "got abcde") << c.transcript();
 }
 
+TEST(ProcessServer, ReadsHeadsLongerThanItsFirstBuffer) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request& r) {
+    rdv::web::response answer;
+    answer.body = std::to_string(r.head.fields.find("X-Long").value_or("").size()) + " " +
+                  std::string(r.head.target);
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  const std::string big(12000, 'a');  // the buffer starts at 2 KiB and grows to fit the head
+  c.send("GET /1 HTTP/1.1\r\nHost: x\r\nX-Long: " + big +
+         "\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(c.read_response().body, "12000 /1") << c.transcript();
+  EXPECT_EQ(c.read_response().body, "0 /2") << c.transcript();
+}
+
+TEST(ProcessServer, ReadsABodyAfterAHeadThatFillsItsFirstBuffer) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request& r) {
+    rdv::web::response answer;
+    answer.body = std::string(r.head.target) + " got " + std::string(r.body);
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  // A head of exactly 2048 bytes fills the first buffer: the body needs a
+  // bigger one, and the head's views must point into that.
+  std::string head = "POST /full HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nX-Pad: ";
+  head += std::string(2048 - head.size() - 4, 'p') + "\r\n\r\n";
+  ASSERT_EQ(head.size(), 2048u);
+  c.send(head);
+  c.send("hello");
+  EXPECT_EQ(c.read_response().body, "/full got hello") << c.transcript();
+}
+
+TEST(ProcessServer, Answers204WithoutContentLength) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request&) {
+    rdv::web::response answer;
+    answer.status = 204;
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  c.send(get);
+  const auto r = c.read_response();
+  EXPECT_EQ(r.status, 204) << c.transcript();
+  EXPECT_EQ(r.reason, "No Content") << c.transcript();
+  EXPECT_FALSE(r.has_field("Content-Length"))
+      << "a 204 response has no body and must not say Content-Length (RFC 9110 §8.6)\n"
+      << c.transcript();
+  c.send(get);  // and the connection goes on
+  EXPECT_EQ(c.read_response().status, 204) << c.transcript();
+}
+
 TEST(ProcessServer, AnswersHeadWithoutABody) {
   explained_in("ch07-connection");
   ch07::server s;
