@@ -1,0 +1,72 @@
+#include "pending_reply.hpp"
+
+#include "address.hpp"
+#include "after.hpp"
+#include "notify.hpp"
+
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <optional>
+#include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
+
+namespace rdv::hub {
+
+using tcp = boost::asio::ip::tcp;
+
+namespace {
+
+struct client_spoke {};  // tags the wait for the client's socket to become readable
+
+// What a client's readable socket says.
+enum class peeked { left, more_requests, nothing };
+
+// Looks at the client's socket without taking anything from it: an end of
+// stream or an error means the client left; bytes are its next (pipelined)
+// request, so it is still there; nothing at all was a false alarm.
+peeked peek_client(tcp::socket& client) {
+  char byte;
+  const ssize_t n = ::recv(client.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n > 0) return peeked::more_requests;
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return peeked::nothing;
+  return peeked::left;  // 0: end of stream; or ECONNRESET and the like
+}
+
+}  // namespace
+
+//! [register]
+pending_reply::pending_reply(std::string id, hub_stats& stats) : id_(std::move(id)), stats_(stats) {
+  // TODO(ch10.2): register this process under the request's id
+  // Hint: The reply handler will find the held client by its id alone. Which chapter 4
+  //   call makes a name lead to this process? (more: ./course hint 10)
+  throw rdv::todo("ch10.2", "register this process under the request's id");
+}
+//! [register]
+
+pending_reply::~pending_reply() { forget(); }
+
+//! [forget]
+void pending_reply::forget() {
+  if (!registered_) return;
+  proc::unregister_name(id_);
+  registered_ = false;
+  --stats_.pending;
+  // No delivery for the id can come now (the name is gone); refuse those that came.
+  while (proc::receive([](const delivery& d) { return proc::send(d.from, verdict{false}), true; },
+                       proc::after(std::chrono::milliseconds(0), [] { return false; }))) {}
+}
+//! [forget]
+
+//! [wait]
+hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
+                             web::response& answer) {
+  // TODO(ch10.3): wait for the reply, the client's leaving, or the deadline
+  // Hint: Chapter 6's notify() turns "the client's socket is readable" into a message
+  //   (async_wait with wait_read). Readable may mean the client left, or that it sent
+  //   its next request: peek_client() tells which. (more: ./course hint 10)
+  (void)client; (void)deadline; (void)answer; (void)&peek_client;
+  throw rdv::todo("ch10.3", "wait for the reply, the client's leaving, or the deadline");
+}
+//! [wait]
+
+}  // namespace rdv::hub

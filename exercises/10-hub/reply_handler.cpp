@@ -1,0 +1,102 @@
+#include "reply_handler.hpp"
+
+#include "address.hpp"
+#include "forward.hpp"
+#include "pending_reply.hpp"
+#include "response_parser.hpp"
+
+#include <charconv>
+#include <optional>
+#include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
+
+namespace rdv::hub {
+
+namespace {
+
+// Whether the media type of a Content-Type value is `type` (parameters and
+// case aside): `message/http; msgtype=response` is message/http.
+bool media_type_is(std::string_view content_type, std::string_view type) {
+  const auto end = content_type.find(';');
+  std::string_view media = content_type.substr(0, end);
+  while (!media.empty() && (media.back() == ' ' || media.back() == '\t')) media.remove_suffix(1);
+  return http::iequals(media, type);
+}
+
+// Parses a whole response, as message/http carries it, into `out`.
+std::string read_message(std::string_view message, web::response& out) {
+  http::response_parser parser;
+  bool headed = false, closed = false;
+  for (;;) {
+    const http::step s = parser.next(message);
+    message.remove_prefix(s.used);
+    switch (s.what) {
+    case http::event::head: {  // head() views point into `message`, which stays put
+      const http::response_head& head = parser.head();
+      if (head.status < 200)
+        return "a message/http reply must be a final response (status 200-599)";
+      out.status = head.status;
+      out.reason = std::string(head.reason);
+      for (const http::field f : head.fields) {
+        if (!is_hop_by_hop(f.name, head.fields) && !http::iequals(f.name, "Content-Length")) {
+          out.fields.emplace_back(f.name, f.value);
+        }
+      }
+      headed = true;
+      break;
+    }
+    case http::event::body: out.body.append(s.data); break;
+    case http::event::end:
+      if (!message.empty()) return "the message/http body holds more than one response";
+      return {};
+    case http::event::error:
+      return "the message/http body is not an HTTP/1.1 response: " +
+             std::string(http::describe(parser.error()));
+    case http::event::need_more:
+      if (!headed) return "the message/http body ends before its header section does";
+      if (closed || !parser.finish_at_close()) {
+        return "the message/http body ends before the response's body does";
+      }
+      closed = true;  // a body that runs to the end of the message: next() ends it
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+//! [read_reply]
+std::string read_reply(const http::field_list& fields, std::string_view body, web::response& out) {
+  // TODO(ch10.6): turn the worker's reply into the client's response
+  // Hint: message/http means the body is a response, bytes and all: chapter 2's
+  //   response_parser can read it, fed the whole body at once. read_message() does
+  //   that; which Content-Type values mean it? (more: ./course hint 10)
+  (void)fields; (void)body; (void)out; (void)&read_message; (void)&media_type_is;
+  throw rdv::todo("ch10.6", "turn the worker's reply into the client's response");
+}
+//! [read_reply]
+
+//! [deliver]
+bool deliver(std::string_view id, web::response answer) {
+  // TODO(ch10.4): hand the reply to the client held under the id, and learn if it took it
+  // Hint: whereis() (chapter 4) turns the id into a pid, or nothing: a request that
+  //   ended has given its name up. (more: ./course hint 10)
+  (void)id; (void)answer;
+  throw rdv::todo("ch10.4", "hand the reply to the client held under the id, and learn if it took it");
+}
+//! [deliver]
+
+bool authorized(const http::field_list& fields, std::string_view token) {
+  constexpr std::string_view scheme = "Bearer ";
+  const std::string_view given = fields.find("Authorization").value_or("");
+  if (given.size() != scheme.size() + token.size() ||
+      !http::iequals(given.substr(0, scheme.size()), scheme)) {
+    return false;
+  }
+  unsigned char differ = 0;  // every byte compared, whatever the first difference
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    differ |= static_cast<unsigned char>(given[scheme.size() + i] ^ token[i]);
+  }
+  return differ == 0;
+}
+
+}  // namespace rdv::hub

@@ -1,0 +1,136 @@
+#include "hub.hpp"
+
+#include "forward.hpp"
+#include "pending_reply.hpp"
+#include "reply_handler.hpp"
+
+#include <charconv>
+#include <optional>
+
+namespace rdv::hub {
+
+using clock = std::chrono::steady_clock;
+
+namespace {
+
+// How long to hold this client: --timeout-ms, or less if it asks with
+// X-Hub-Timeout-Ms. Nothing if what it asks is not a number of milliseconds.
+std::optional<std::chrono::milliseconds> hold_limit(const http::request_head& head,
+                                                    std::chrono::milliseconds most) {
+  const auto asked = head.fields.find("X-Hub-Timeout-Ms");
+  if (!asked) return most;
+  long long ms = 0;
+  const auto [end, ec] = std::from_chars(asked->data(), asked->data() + asked->size(), ms);
+  if (ec != std::errc() || end != asked->data() + asked->size() || ms < 1) return std::nullopt;
+  return std::min(most, std::chrono::milliseconds(ms));
+}
+
+web::response status_with(int status, std::string_view field, std::string_view value,
+                          std::string_view text = {}) {
+  web::response r = web::text_response(status, text);
+  r.fields.emplace_back(field, value);
+  return r;
+}
+
+}  // namespace
+
+hub::hub(hub_options options) : options_(std::move(options)) {}
+
+//! [front]
+web::response hub::front(web::request& r) {
+  if (stats_.pending >= options_.max_pending) {
+    ++stats_.rejected;
+    return status_with(503, "Retry-After", "1");
+  }
+  const auto limit = hold_limit(r.head, options_.timeout);
+  if (!limit) {
+    return web::text_response(400, "X-Hub-Timeout-Ms must be a whole number of milliseconds, "
+                                   "1 or more\n");
+  }
+  const auto deadline = clock::now() + *limit;
+  pending_reply hold(ids_.next(),
+                     stats_);  // registered before the forward: a reply may beat the 202
+  if (!forward(r, hold.id(), deadline)) {
+    ++stats_.backend_errors;
+    return web::text_response(502);
+  }
+  ++stats_.forwarded;
+  web::response answer;
+  switch (hold.wait(r.socket, deadline, answer)) {
+  case hold_end::replied: ++stats_.replied; return answer;
+  case hold_end::timed_out: ++stats_.timed_out; return web::text_response(504);
+  case hold_end::client_gone: break;
+  }
+  ++stats_.abandoned;
+  boost::system::error_code ignored;
+  r.socket.close(ignored);  // nobody to answer: free the descriptor now
+  answer.close = true;
+  return answer;
+}
+//! [front]
+
+//! [forward]
+// Sends the request to the backends in turn, from the next in the round,
+// each at most once, until one answers; true if that answer was 2xx.
+bool hub::forward(const web::request& r, std::string_view id, clock::time_point deadline) {
+  std::string request;
+  write_forward(
+      r,
+      {.id = id,
+       .reply_to = options_.reply_to,
+       .left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()),
+       .client = r.peer,
+       .host = options_.front_host},
+      request);
+  for (std::size_t tried = 0; tried < options_.backends.size(); ++tried) {
+    const auto& backend = options_.backends[next_backend_++ % options_.backends.size()];
+    const exchange_result answer = backends_.exchange(backend, request, r.head.method, deadline);
+    if (!answer.error) return answer.status / 100 == 2;  // any other status: 502, no retry
+  }
+  return false;  // every backend refused, reset or timed out
+}
+//! [forward]
+
+web::response hub::reply(web::request& r) {
+  const std::string_view target = r.head.target, method = r.head.method;
+  if (target == "/stats") {
+    if (method != "GET" && method != "HEAD") return status_with(405, "Allow", "GET, HEAD");
+    web::response json;
+    json.fields.emplace_back("Content-Type", "application/json");
+    json.body = to_json(stats_);
+    return json;
+  }
+  if (!target.starts_with("/reply/")) {
+    return web::text_response(404, "the reply port serves POST /reply/<id> and GET /stats\n");
+  }
+  if (method != "POST") return status_with(405, "Allow", "POST");
+  if (!options_.reply_token.empty() && !authorized(r.head.fields, options_.reply_token)) {
+    return status_with(401, "WWW-Authenticate", "Bearer", "expected Authorization: Bearer TOKEN\n");
+  }
+  return take_reply(r);
+}
+
+//! [take_reply]
+// POST /reply/<id>: a well-formed reply goes to the client held as <id>.
+web::response hub::take_reply(web::request& r) {
+  const std::string_view id = r.head.target.substr(std::string_view("/reply/").size());
+  if (!is_request_id(id)) {
+    return web::text_response(400, "expected /reply/ and an id of 32 lowercase hex digits, found " +
+                                       std::string(r.head.target) + "\n");
+  }
+  web::response answer;
+  if (const std::string wrong = read_reply(r.head.fields, r.body, answer); !wrong.empty()) {
+    return web::text_response(400, wrong + "\n");
+  }
+  if (!deliver(id, std::move(answer))) {
+    ++stats_.late_replies;
+    return web::text_response(404, "no client waits under that id: unknown, answered already, "
+                                   "timed out, or gone\n");
+  }
+  web::response taken;
+  taken.status = 204;  // and no body
+  return taken;
+}
+//! [take_reply]
+
+}  // namespace rdv::hub

@@ -1,0 +1,114 @@
+#include "pending_reply.hpp"
+
+#include "address.hpp"
+#include "after.hpp"
+#include "notify.hpp"
+
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <optional>
+
+namespace rdv::hub {
+
+using tcp = boost::asio::ip::tcp;
+
+namespace {
+
+struct client_spoke {};  // tags the wait for the client's socket to become readable
+
+// What a client's readable socket says.
+enum class peeked { left, more_requests, nothing };
+
+// Looks at the client's socket without taking anything from it: an end of
+// stream or an error means the client left; bytes are its next (pipelined)
+// request, so it is still there; nothing at all was a false alarm.
+peeked peek_client(tcp::socket& client) {
+  char byte;
+  const ssize_t n = ::recv(client.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n > 0) return peeked::more_requests;
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return peeked::nothing;
+  return peeked::left;  // 0: end of stream; or ECONNRESET and the like
+}
+
+}  // namespace
+
+//! [register]
+pending_reply::pending_reply(std::string id, hub_stats& stats) : id_(std::move(id)), stats_(stats) {
+  // EXERCISE ch10.2: register this process under the request's id
+  // HINT: The reply handler will find the held client by its id alone.
+  //       Which chapter 4 call makes a name lead to this process?
+  // HINT: forget() undoes this: what must it find in registered_ and in
+  //       stats_.pending?
+  proc::register_name(id_, proc::self());
+  registered_ = true;
+  ++stats_.pending;
+  // END EXERCISE
+}
+//! [register]
+
+pending_reply::~pending_reply() { forget(); }
+
+//! [forget]
+void pending_reply::forget() {
+  if (!registered_) return;
+  proc::unregister_name(id_);
+  registered_ = false;
+  --stats_.pending;
+  // No delivery for the id can come now (the name is gone); refuse those that came.
+  while (proc::receive([](const delivery& d) { return proc::send(d.from, verdict{false}), true; },
+                       proc::after(std::chrono::milliseconds(0), [] { return false; }))) {}
+}
+//! [forget]
+
+//! [wait]
+hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
+                             web::response& answer) {
+  // EXERCISE ch10.3: wait for the reply, the client's leaving, or the deadline
+  // HINT: Chapter 6's notify() turns "the client's socket is readable" into a
+  //       message (async_wait with wait_read). Readable may mean the client
+  //       left, or that it sent its next request: peek_client() tells which.
+  // HINT: One receive() with three clauses: a delivery, the socket's
+  //       completion, and after(). Which clauses end the wait, and which
+  //       only mean "go on waiting"?
+  // HINT: A delivery is answered with a verdict to d.from. When must the
+  //       name go, so that a second reply cannot also be taken?
+  // HINT: Before returning, the socket's wait must be over: cancel it, and
+  //       receive its completion, or it arrives during the next request.
+  // STUB: (void)client; (void)deadline; (void)answer; (void)&peek_client;
+  const auto watch = [&] {
+    client.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), client_spoke{}));
+  };
+  watch();
+  bool watching = true;
+  std::optional<hold_end> end;
+  while (!end) {
+    proc::receive(
+        [&](delivery& d) {
+          if (d.id != id_) return void(proc::send(d.from, verdict{false}));  // not ours (never)
+          answer = std::move(d.answer);
+          forget();  // from now on, other replies for the id get 404
+          proc::send(d.from, verdict{true});
+          end = hold_end::replied;
+        },
+        [&](const proc::completed<client_spoke>& c) {
+          watching = false;
+          switch (c.error ? peeked::left : peek_client(client)) {
+          case peeked::left: end = hold_end::client_gone; break;
+          case peeked::nothing: watch(), watching = true; break;
+          case peeked::more_requests: break;  // still there; its next request waits its turn
+          }
+        },
+        proc::after(deadline - clock::now(), [&] { end = hold_end::timed_out; }));
+  }
+  if (watching) {
+    client.cancel();
+    proc::receive<proc::completed<client_spoke>>();  // its completion, aborted (or not)
+  }
+  forget();
+  return *end;
+  // END EXERCISE
+}
+//! [wait]
+
+}  // namespace rdv::hub

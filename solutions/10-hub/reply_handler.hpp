@@ -1,0 +1,33 @@
+#pragma once
+/// \file
+/// Chapter 10: the reply port's side of the rendezvous — reading a worker's
+/// reply, and handing it to the process that holds the client.
+
+#include "http_fields.hpp"
+#include "web.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace rdv::hub {
+
+/// Reads a worker's reply — the header fields and body of its
+/// `POST /reply/<id>` — into `out`, the response the client is to get.
+/// With `Content-Type: message/http`, the body is a whole HTTP/1.1 response:
+/// its status, reason, end-to-end header fields and body (decoded) are
+/// taken. With any other Content-Type, the body is the body, with that
+/// Content-Type and the status in `X-Hub-Status` (200 if absent). Returns ""
+/// if the reply is valid, or what is wrong with it (the worker gets 400).
+std::string read_reply(const http::field_list& fields, std::string_view body, web::response& out);
+
+/// Hands `answer` to the process registered as `id` and waits for its
+/// verdict. Returns true if that process took it for its client (the worker
+/// gets 204); false if no process has the name, or the one that had it
+/// refused it or ended first (404). Call it in a process.
+bool deliver(std::string_view id, web::response answer);
+
+/// Whether `fields` hold `Authorization: Bearer <token>`. The token is
+/// compared in constant time, so that timing does not reveal it.
+bool authorized(const http::field_list& fields, std::string_view token);
+
+}  // namespace rdv::hub

@@ -1,0 +1,43 @@
+// worker: the hub's demo backend. It accepts each forwarded request with 202
+// at once and, after --delay-ms, posts an answer describing the request to
+// the hub's reply port (X-Hub-Reply-To). Try it with the hub: see hub_main.cpp.
+#include "acceptor.hpp"
+#include "event_loop.hpp"
+#include "processes.hpp"
+#include "worker.hpp"
+
+#include "rdv/server.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <iostream>
+
+//! [main]
+int main(int argc, char* argv[]) {
+  rdv::cli::flags flags("worker", "Accepts each request the hub forwards with 202, then posts the "
+                                  "answer to the hub's reply port (chapter 10).");
+  flags.option("listen", "HOST:PORT", "where the hub forwards to", "127.0.0.1:9000")
+      .option("delay-ms", "MS", "wait this long before replying", "0");
+  if (!flags.parse(argc, argv)) return flags.exit_status();
+  try {
+    boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
+    rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
+    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "backend");
+    rdv::hub::worker worker(
+        {.delay = std::chrono::milliseconds(flags.number("delay-ms", 0, 86'400'000)),
+         .name = rdv::url_of(acceptor.local_endpoint()),
+         .log = &std::cerr});
+    rdv::proc::scheduler node;  // reports a reply process that crashes on standard error
+    rdv::proc::run_in(io, node);
+    node.spawn([&] {
+      rdv::web::accept_connections(acceptor,
+                                   [&worker](rdv::web::request& r) { return worker.handle(r); },
+                                   {.max_connections = 20000, .log = &std::cerr});
+    });
+    io.run();
+  } catch (const std::exception& e) {
+    std::cerr << "worker: " << e.what() << '\n';
+    return 1;
+  }
+}
+//! [main]

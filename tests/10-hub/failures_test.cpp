@@ -1,0 +1,144 @@
+// Chapter 10: timeouts, failing backends, overload and clients that leave
+// (HUB_PROTOCOL.md §2 and §4), and what /stats says of them.
+#include "hub_fixture.hpp"
+
+#include "request_id.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <memory>
+
+namespace {
+
+using rdv::test::explained_in;
+using clock_type = std::chrono::steady_clock;
+
+const std::string reply = ch10::http_message("HTTP/1.1 200 OK", "too late?");
+
+TEST(Timeout, TheClientGets504AndTheLateReply404) {
+  explained_in("ch10-timeout");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "300"});
+  rdv::test::client c(hub.front());
+  const auto sent = clock_type::now();
+  c.send(ch10::get("/slow"));
+  const std::string id = backend.next().id();
+  const auto r = c.read_response();  // the client waits up to 10 s
+  EXPECT_EQ(r.status, 504) << c.transcript();
+  EXPECT_GE(clock_type::now() - sent, std::chrono::milliseconds(300))
+      << "504 came before --timeout-ms had passed";
+  EXPECT_EQ(ch10::post_reply(hub.replies(), id, reply).status, 404)
+      << "the id was forgotten when the client got its 504";
+  EXPECT_EQ(hub.stat("timed_out"), 1);
+  EXPECT_EQ(hub.stat("late_replies"), 1);
+  EXPECT_EQ(hub.stat("pending"), 0);
+  c.send(ch10::get("/again"));  // the connection goes on
+  EXPECT_TRUE(rdv::hub::is_request_id(backend.next().id()));
+}
+
+TEST(Timeout, AClientMayAskForLessTimeButNotMore) {
+  explained_in("ch10-timeout");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000"});
+  rdv::test::client c(hub.front());
+  c.send(ch10::get("/quick", "X-Hub-Timeout-Ms: 200\r\n"));
+  EXPECT_EQ(std::atoi(backend.next().field("X-Hub-Deadline-Ms").c_str()) <= 200, true);
+  EXPECT_EQ(c.read_response().status, 504) << "after 200 ms, not 60 s\n" << c.transcript();
+  c.send(ch10::get("/patient", "X-Hub-Timeout-Ms: 999999999\r\n"));
+  const auto f = backend.next();
+  EXPECT_LE(std::atoll(f.field("X-Hub-Deadline-Ms").c_str()), 60000)
+      << "--timeout-ms caps what a client asks for\n"
+      << f.head();
+  rdv::test::client bad(hub.front());
+  bad.send(ch10::get("/bad", "X-Hub-Timeout-Ms: soon\r\n"));
+  EXPECT_EQ(bad.read_response().status, 400) << bad.transcript();
+}
+
+TEST(Backends, ConnectionsRefusedEverywhereMean502) {
+  explained_in("ch10-backends");
+  ch10::hub hub({"--backend", "127.0.0.1:" + std::to_string(ch10::refused_port())});
+  rdv::test::client c(hub.front());
+  c.send(ch10::get("/nobody"));
+  EXPECT_EQ(c.read_response().status, 502) << c.transcript() << hub.output();
+  EXPECT_EQ(hub.stat("backend_errors"), 1);
+  EXPECT_EQ(hub.stat("forwarded"), 0);
+  EXPECT_EQ(hub.stat("pending"), 0);
+}
+
+TEST(Backends, TheNextBackendIsTriedWhenOneRefuses) {
+  explained_in("ch10-backends");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", "127.0.0.1:" + std::to_string(ch10::refused_port()), "--backend",
+                 backend.address()});
+  std::vector<std::unique_ptr<rdv::test::client>> held;
+  for (int i = 0; i < 4; ++i) {  // whichever backend's turn it is, the request gets through
+    held.push_back(std::make_unique<rdv::test::client>(hub.front()));
+    held.back()->send(ch10::get("/" + std::to_string(i)));
+    backend.next();
+  }
+  EXPECT_TRUE(hub.wait_for_stat("forwarded", 4)) << hub.output();
+  EXPECT_EQ(hub.stat("backend_errors"), 0);
+}
+
+TEST(Backends, AnErrorStatusFromTheBackendMeans502) {
+  explained_in("ch10-backends");
+  ch10::test_backend backend(500);
+  ch10::hub hub({"--backend", backend.address()});
+  rdv::test::client c(hub.front());
+  c.send(ch10::get("/broken"));
+  const std::string id = backend.next().id();
+  EXPECT_EQ(c.read_response().status, 502) << c.transcript();
+  EXPECT_EQ(ch10::post_reply(hub.replies(), id, reply).status, 404) << "the id was forgotten";
+  EXPECT_EQ(hub.stat("backend_errors"), 1);
+}
+
+TEST(Overload, ClientsBeyondMaxPendingGet503WithRetryAfter) {
+  explained_in("ch10-overload");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--max-pending", "2"});
+  rdv::test::client first(hub.front()), second(hub.front()), third(hub.front());
+  first.send(ch10::get("/1"));
+  const std::string id = backend.next().id();
+  second.send(ch10::get("/2"));
+  backend.next();
+  third.send(ch10::get("/3"));
+  const auto r = third.read_response();
+  EXPECT_EQ(r.status, 503) << third.transcript();
+  EXPECT_EQ(r.field("Retry-After"), "1") << third.transcript();
+  EXPECT_EQ(backend.received(), 2u) << "a rejected request is not forwarded";
+  EXPECT_EQ(hub.stat("rejected"), 1);
+  EXPECT_EQ(ch10::post_reply(hub.replies(), id, reply).status, 204);
+  EXPECT_EQ(first.read_response().status, 200);
+  third.send(ch10::get("/3"));  // room again
+  backend.next();
+  EXPECT_EQ(hub.stat("pending"), 2);
+}
+
+TEST(Disconnect, AClientThatLeavesWhileHeldIsForgotten) {
+  explained_in("ch10-disconnect");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000"});
+  auto c = std::make_unique<rdv::test::client>(hub.front());
+  c->send(ch10::get("/leaving"));
+  const std::string id = backend.next().id();
+  c.reset();  // closes the connection
+  EXPECT_TRUE(hub.wait_for_stat("pending", 0))
+      << "the hub should notice at once that the client left, not after 60 s";
+  EXPECT_EQ(hub.stat("abandoned"), 1);
+  EXPECT_EQ(ch10::post_reply(hub.replies(), id, reply).status, 404)
+      << "nobody waits for that reply any more";
+}
+
+TEST(Stats, ReportsEveryCounterOfTheProtocol) {
+  explained_in("ch10-stats");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address()});
+  const auto stats = hub.stats();
+  for (const char* counter : {"pending", "forwarded", "replied", "timed_out", "backend_errors",
+                              "rejected", "late_replies"}) {
+    ASSERT_TRUE(stats.contains(counter)) << boost::json::serialize(stats);
+    EXPECT_EQ(stats.at(counter).as_int64(), 0) << counter;
+  }
+}
+
+}  // namespace

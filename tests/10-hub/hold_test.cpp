@@ -1,0 +1,242 @@
+// Chapter 10: a held client, in the test process — the process registered
+// under its request's id, waiting for a delivery, its client's leaving, or
+// the deadline; and the reply handler's side, deliver().
+#include "pending_reply.hpp"
+#include "reply_handler.hpp"
+
+#include "address.hpp"
+#include "event_loop.hpp"
+#include "use_process.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using rdv::test::explained_in;
+using namespace std::chrono_literals;
+namespace proc = rdv::proc;
+using tcp = boost::asio::ip::tcp;
+using rdv::hub::hold_end;
+
+const std::string id = "0123456789abcdef0123456789abcdef";
+
+// Runs `body` as a process on a scheduler of this thread, inside an
+// io_context, until every process has ended or waits for nothing; returns
+// how `body` ended ("" when it returned).
+template <class F>
+std::string run(F body) {
+  boost::asio::io_context io;
+  proc::scheduler node({.crash_log = nullptr});
+  proc::run_in(io, node);
+  std::string how;
+  node.spawn([&] {
+    const proc::pid p = proc::spawn(body);
+    proc::monitor(p);
+    const auto gone = proc::receive<proc::down>();
+    if (!gone.reason.normal()) how = gone.reason.text();
+  });
+  io.run();
+  return how;
+}
+
+// Both ends of a TCP connection on 127.0.0.1: the hub's (server) and its client's.
+struct connection {
+  tcp::socket server, client;
+};
+connection connect(boost::asio::io_context& io) {
+  tcp::acceptor listener(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  tcp::socket client(io);
+  client.connect(listener.local_endpoint());
+  return {listener.accept(), std::move(client)};
+}
+
+rdv::web::response text(std::string body) {
+  rdv::web::response r;
+  r.body = std::move(body);
+  return r;
+}
+
+std::string name(hold_end end) {
+  switch (end) {
+  case hold_end::replied: return "replied";
+  case hold_end::timed_out: return "timed_out";
+  case hold_end::client_gone: return "client_gone";
+  }
+  return "?";
+}
+
+TEST(Hold, RegistersTheProcessUnderTheRequestsId) {
+  explained_in("ch10-hold");
+  rdv::hub::hub_stats stats;
+  std::optional<proc::pid> named, after;
+  proc::pid me;
+  std::uint64_t pending = 0;
+  const std::string crash = run([&] {
+    me = proc::self();
+    rdv::hub::pending_reply hold(id, stats);
+    named = proc::whereis(id);
+    pending = stats.pending;
+    hold.forget();
+    after = proc::whereis(id);
+  });
+  ASSERT_EQ(crash, "");
+  EXPECT_EQ(named, me) << "whereis(id) should find the process that holds the client";
+  EXPECT_EQ(pending, 1u) << "a held client counts in stats.pending";
+  EXPECT_EQ(after, std::nullopt) << "after forget(), the id names nobody: a reply gets 404";
+  EXPECT_EQ(stats.pending, 0u) << "after forget(), the client is no longer pending";
+}
+
+TEST(Hold, TheFirstDeliveryIsTheAnswerAndTheNextOneIsRefused) {
+  explained_in("ch10-hold");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> end;
+  rdv::web::response answer;
+  bool first = false, second = true;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    const proc::pid held = proc::spawn([&] {
+      rdv::hub::pending_reply hold(id, stats);
+      end = hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
+    });
+    proc::monitor(held);
+    proc::yield();  // the held process registers, and waits
+    first = rdv::hub::deliver(id, text("first"));
+    second = rdv::hub::deliver(id, text("second"));
+    proc::receive<proc::down>();
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(end.has_value()) << "wait() never returned";
+  EXPECT_EQ(name(*end), "replied");
+  EXPECT_EQ(answer.body, "first");
+  EXPECT_TRUE(first) << "deliver() should say the held process took the first reply";
+  EXPECT_FALSE(second) << "a second reply for the same id is not delivered (404)";
+  EXPECT_EQ(stats.pending, 0u);
+}
+
+TEST(Hold, OfTwoRepliesRacingForOneIdExactlyOneIsTaken) {
+  explained_in("ch10-hold");
+  rdv::hub::hub_stats stats;
+  rdv::web::response answer;
+  std::optional<bool> a, b;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    const proc::pid held = proc::spawn([&] {
+      rdv::hub::pending_reply hold(id, stats);
+      proc::yield();  // both replies find the name, and are sent, before it waits
+      hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
+    });
+    proc::monitor(held);
+    proc::yield();
+    proc::monitor(proc::spawn([&] { a = rdv::hub::deliver(id, text("a")); }));
+    proc::monitor(proc::spawn([&] { b = rdv::hub::deliver(id, text("b")); }));
+    for (int ended = 0; ended < 3; ++ended) proc::receive<proc::down>();  // all three
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(a && b) << "each deliver() should have had its verdict";
+  EXPECT_NE(*a, *b) << "exactly one of two replies may get 204 (deliver() true): got " << *a
+                    << " and " << *b;
+  EXPECT_EQ(answer.body, *a ? "a" : "b") << "the client's answer is the reply that was taken";
+}
+
+TEST(Hold, NoReplyByTheDeadlineIsATimeout) {
+  explained_in("ch10-hold");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> end;
+  bool late = true;
+  std::optional<proc::pid> named;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    rdv::hub::pending_reply hold(id, stats);
+    rdv::web::response answer;
+    end = hold.wait(server, std::chrono::steady_clock::now() + 50ms, answer);
+    named = proc::whereis(id);
+    proc::spawn([&] { late = rdv::hub::deliver(id, text("late")); });
+    proc::yield();
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(name(*end), "timed_out");
+  EXPECT_EQ(named, std::nullopt) << "a request that timed out has given its name up";
+  EXPECT_FALSE(late) << "a reply after the timeout is not delivered";
+}
+
+TEST(Hold, AClientThatClosesItsConnectionIsGone) {
+  explained_in("ch10-hold");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> end;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    const proc::pid held = proc::spawn([&] {
+      rdv::hub::pending_reply hold(id, stats);
+      rdv::web::response answer;
+      end = hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
+    });
+    proc::monitor(held);
+    proc::yield();
+    client.close();
+    proc::receive<proc::down>();
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(name(*end), "client_gone") << "the client closed while held (well before the deadline)";
+  EXPECT_EQ(stats.pending, 0u);
+}
+
+TEST(Hold, AClientSendingItsNextRequestHasNotLeft) {
+  explained_in("ch10-hold");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> end;
+  std::string still_there;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    const proc::pid held = proc::spawn([&] {
+      rdv::hub::pending_reply hold(id, stats);
+      rdv::web::response answer;
+      end = hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
+    });
+    proc::monitor(held);
+    proc::yield();
+    boost::asio::write(client, boost::asio::buffer(std::string_view("GET /next HTTP/1.1\r\n")));
+    // Our own wait on the socket completes after the held process's (first
+    // in line), so it has the news before the reply.
+    server.async_wait(tcp::socket::wait_read, rdv::proc::use_process);
+    EXPECT_TRUE(rdv::hub::deliver(id, text("answer")));
+    proc::receive<proc::down>();
+    char bytes[64];
+    still_there.assign(bytes, server.read_some(boost::asio::buffer(bytes)));
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(name(*end), "replied") << "bytes from the client are its next request, not a leaving";
+  EXPECT_EQ(still_there, "GET /next HTTP/1.1\r\n")
+      << "looking at the client's bytes must not take them";
+}
+
+TEST(Hold, AReplyToAProcessThatEndsWithoutAVerdictIsRefused) {
+  explained_in("ch10-deliver");
+  std::optional<bool> taken;
+  const std::string crash = run([&] {
+    proc::spawn([] {  // takes the name, and the delivery, then ends without a word
+      proc::register_name(id, proc::self());
+      proc::receive<rdv::hub::delivery>();
+    });
+    proc::yield();
+    taken = rdv::hub::deliver(id, text("lost"));
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(taken.has_value());
+  EXPECT_FALSE(*taken) << "the process ended without taking the reply: deliver() should learn it "
+                          "from its monitor, and the worker get 404";
+}
+
+}  // namespace

@@ -1,0 +1,103 @@
+// Chapter 10: the demo worker, alone (the test plays the hub) and with the hub.
+#include "hub_fixture.hpp"
+
+#include "request_id.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <set>
+
+namespace {
+
+using rdv::test::explained_in;
+
+const std::string id = "0123456789abcdef0123456789abcdef";
+
+// A string member of a JSON object, or "" if it is missing or not a string.
+std::string text(const boost::json::value& json, std::string_view name) {
+  const auto* member = json.as_object().if_contains(name);
+  return member && member->is_string() ? std::string(member->as_string()) : std::string();
+}
+
+// A forwarded request as the hub would send it, replies going to `port`.
+std::string forward(std::uint16_t port, std::string_view target, std::string_view body = {}) {
+  return "POST " + std::string(target) + " HTTP/1.1\r\nHost: hub\r\nX-Hub-Request-Id: " + id +
+         "\r\nX-Hub-Reply-To: http://127.0.0.1:" + std::to_string(port) + "/reply/" + id +
+         "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
+}
+
+TEST(Worker, Answers202AndAfterItsDelayPostsADescriptionOfTheRequest) {
+  explained_in("ch10-worker");
+  ch10::test_backend replies(204);  // plays the hub's reply port
+  rdv::test::program worker(rdv::test::built_program("worker"),
+                            {"--listen", "127.0.0.1:0", "--delay-ms", "200"});
+  const ch10::watching crashes(worker);
+  rdv::test::client c(worker.port("backend"));
+  const auto sent = std::chrono::steady_clock::now();
+  c.send(forward(replies.port(), "/jobs/7?x=y", "abc"));
+  EXPECT_EQ(c.read_response().status, 202) << c.transcript();
+  const ch10::forwarded reply = replies.next();
+  EXPECT_GE(std::chrono::steady_clock::now() - sent, std::chrono::milliseconds(200))
+      << "the reply came before --delay-ms had passed";
+  const std::string seen = reply.head() + reply.body;
+  EXPECT_EQ(reply.method, "POST") << seen;
+  EXPECT_EQ(reply.target, "/reply/" + id) << seen;
+  EXPECT_EQ(reply.field("Content-Type"), "message/http") << seen;
+  EXPECT_EQ(reply.field("Host"), "127.0.0.1:" + std::to_string(replies.port())) << seen;
+  ASSERT_TRUE(reply.body.starts_with("HTTP/1.1 200 OK\r\n")) << "a whole HTTP response\n" << seen;
+  const auto json = boost::json::parse(reply.body.substr(reply.body.find("\r\n\r\n") + 4));
+  EXPECT_EQ(text(json, "method"), "POST") << seen;
+  EXPECT_EQ(text(json, "target"), "/jobs/7?x=y") << seen;
+  EXPECT_EQ(text(json, "request_id"), id) << seen;
+  EXPECT_EQ(json.at("body_bytes").to_number<int>(), 3) << seen;
+}
+
+TEST(Worker, PostsItsRepliesOnKeptAliveConnections) {
+  explained_in("ch10-worker");
+  ch10::test_backend replies(204);
+  rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
+  const ch10::watching crashes(worker);
+  rdv::test::client c(worker.port("backend"));
+  std::set<std::uint16_t> connections;
+  for (int i = 0; i < 10; ++i) {  // one after the other
+    c.send(forward(replies.port(), "/" + std::to_string(i)));
+    EXPECT_EQ(c.read_response().status, 202) << c.transcript();
+    connections.insert(replies.next().from_port);
+  }
+  // A reply's process may still be putting its connection back when the
+  // next reply starts (its last read completed at once, and its completion
+  // waits in the io_context's queue): then the next opens a second one. Never
+  // a third: the queue runs that completion long before a third reply.
+  EXPECT_LE(connections.size(), 2u) << "ten replies in turn should share kept-alive connections";
+}
+
+TEST(Worker, RefusesARequestWithoutAReplyAddress) {
+  explained_in("ch10-worker");
+  rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
+  rdv::test::client c(worker.port("backend"));
+  c.send("GET /direct HTTP/1.1\r\nHost: worker\r\n\r\n");
+  EXPECT_EQ(c.read_response().status, 400) << c.transcript();
+  c.send("GET /direct HTTP/1.1\r\nHost: worker\r\nX-Hub-Reply-To: ftp://x/y\r\n\r\n");
+  EXPECT_EQ(c.read_response().status, 400) << c.transcript();
+}
+
+TEST(HubAndWorker, AClientGetsTheWorkersAnswer) {
+  explained_in("ch10-main");
+  rdv::test::program worker(rdv::test::built_program("worker"),
+                            {"--listen", "127.0.0.1:0", "--delay-ms", "50"});
+  ch10::hub hub({"--backend", "127.0.0.1:" + std::to_string(worker.port("backend"))});
+  rdv::test::client c(hub.front());
+  for (const char* target : {"/hello", "/again?n=2"}) {
+    c.send(ch10::get(target));
+    const auto r = c.read_response();
+    ASSERT_EQ(r.status, 200) << c.transcript() << hub.output() << worker.output();
+    EXPECT_EQ(r.field("Content-Type"), "application/json") << c.transcript();
+    const auto json = boost::json::parse(r.body);
+    EXPECT_EQ(text(json, "method"), "GET") << r.body;
+    EXPECT_EQ(text(json, "target"), target) << r.body;
+    EXPECT_TRUE(rdv::hub::is_request_id(text(json, "request_id"))) << r.body;
+  }
+  EXPECT_EQ(hub.stat("replied"), 2);
+}
+
+}  // namespace
