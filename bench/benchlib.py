@@ -105,11 +105,12 @@ class Server:
     env: dict = field(default_factory=dict)
     process: subprocess.Popen | None = None
     log: Path | None = None
+    core: str = SERVER_CORE  # a backend behind the server under test may run elsewhere
 
     def __enter__(self) -> "Server":
         self.log = Path(tempfile.mkstemp(prefix="rdv-bench-", suffix=".log")[1])
         with self.log.open("w") as out:
-            self.process = subprocess.Popen(pinned(SERVER_CORE, self.argv), cwd=self.cwd, stdout=out,
+            self.process = subprocess.Popen(pinned(self.core, self.argv), cwd=self.cwd, stdout=out,
                                             stderr=subprocess.STDOUT, env=dict(os.environ, **self.env),
                                             start_new_session=True)
         deadline = time.monotonic() + 30
@@ -221,7 +222,16 @@ def wrk(url: str, threads: int, connections: int, seconds: int) -> dict:
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
     return {"requests": int(_number(r"(\d+) requests in", text, "request count")),
             "rps": _number(r"Requests/sec:\s+([\d.]+)", text, "requests per second"),
-            "failed": (sum(map(int, errors.groups())) if errors else 0) + (int(non2xx[1]) if non2xx else 0)}
+            "failed": (sum(map(int, errors.groups())) if errors else 0) + (int(non2xx[1]) if non2xx else 0),
+            "p50_ms": _latency(text, "50%"), "p99_ms": _latency(text, "99%")}
+
+
+def _latency(text: str, percentile: str) -> float:
+    """A percentile of wrk's "Latency Distribution" (--latency), in milliseconds."""
+    m = re.search(rf"^\s*{re.escape(percentile)}\s+([\d.]+)(us|ms|s)\s*$", text, re.MULTILINE)
+    if not m:
+        return float("nan")
+    return float(m[1]) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m[2]]
 
 
 def median(values: list[float]) -> float:

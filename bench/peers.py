@@ -10,9 +10,12 @@ import benchlib as b
 HERE = Path(__file__).resolve().parent
 
 
-def configure(template: Path, scratch: Path, port: int) -> Path:
-    """Writes `template` into `scratch` with @DIR@ and @PORT@ filled in."""
+def configure(template: Path, scratch: Path, port: int, **more: str) -> Path:
+    """Writes `template` into `scratch` with @DIR@ and @PORT@ filled in, and
+    @NAME@ for each further NAME=value given."""
     text = template.read_text().replace("@DIR@", str(scratch)).replace("@PORT@", str(port))
+    for name, value in more.items():
+        text = text.replace(f"@{name}@", value)
     conf = scratch / template.name.removesuffix(".in")
     conf.write_text(text)
     return conf

@@ -116,8 +116,14 @@ exchange_result connection_pool::exchange(const tcp::endpoint& server, std::stri
     std::unique_ptr<connection> c = take(s, server, deadline, ec);
     if (!c) return {ec};
     bool answered = false, reusable = false;
-    const auto left = deadline - clock::now();
-    asio::async_write(c->socket, asio::buffer(request), use_process.within(left)[ec]);
+    // Most requests fit the socket's send buffer and go out at once: try
+    // that first, without a timer; only the rest waits, until the deadline.
+    const std::size_t sent = c->socket.write_some(asio::buffer(request), ec);
+    if (sent < request.size() && (!ec || ec == asio::error::would_block)) {
+      ec = {};
+      asio::async_write(c->socket, asio::buffer(request.substr(sent)),
+                        use_process.within(deadline - clock::now())[ec]);
+    }
     c->parser.answering(method);
     const exchange_result result =
         ec ? exchange_result{ec} : c->read_response(deadline, answered, reusable);
@@ -166,6 +172,7 @@ std::unique_ptr<connection_pool::connection> connection_pool::take(server_state&
   auto c = std::make_unique<connection>(proc::current_io_context());
   c->socket.async_connect(to, use_process.within(deadline - clock::now())[ec]);
   if (!ec) c->socket.set_option(tcp::no_delay(true), ec);  // a request goes out in one write
+  if (!ec) c->socket.non_blocking(true, ec);                // write_some() never waits
   if (ec) {
     close(s, std::move(c));  // gives its place to the next in line
     return nullptr;

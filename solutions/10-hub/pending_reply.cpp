@@ -15,7 +15,12 @@ using tcp = boost::asio::ip::tcp;
 
 namespace {
 
-struct client_spoke {};  // tags the wait for the client's socket to become readable
+// Tags the wait for the client's socket to become readable with the hold
+// it is for (the id's first 16 hex digits): a wait that a hold leaves
+// armed completes during a later one, which must know it is not its own.
+struct client_spoke {
+  std::uint64_t hold;
+};
 
 // What a client's readable socket says.
 enum class peeked { left, more_requests, nothing };
@@ -76,11 +81,11 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
   // HINT: Before returning, the socket's wait must be over: cancel it, and
   //       receive its completion, or it arrives during the next request.
   // STUB: (void)client; (void)deadline; (void)answer; (void)&peek_client;
+  const client_spoke mine{std::stoull(id_.substr(0, 16), nullptr, 16)};
   const auto watch = [&] {
-    client.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), client_spoke{}));
+    client.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), mine));
   };
   watch();
-  bool watching = true;
   std::optional<hold_end> end;
   while (!end) {
     proc::receive(
@@ -92,19 +97,17 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
           end = hold_end::replied;
         },
         [&](const proc::completed<client_spoke>& c) {
-          watching = false;
+          if (c.tag.hold != mine.hold) return;  // an earlier hold's wait: stale news
           switch (c.error ? peeked::left : peek_client(client)) {
           case peeked::left: end = hold_end::client_gone; break;
-          case peeked::nothing: watch(), watching = true; break;
+          case peeked::nothing: watch(); break;
           case peeked::more_requests: break;  // still there; its next request waits its turn
           }
         },
         proc::after(deadline - clock::now(), [&] { end = hold_end::timed_out; }));
   }
-  if (watching) {
-    client.cancel();
-    proc::receive<proc::completed<client_spoke>>();  // its completion, aborted (or not)
-  }
+  // The wait may stay armed: it completes when the client sends its next
+  // request (or leaves), and the hold then (if any) drops it as stale.
   forget();
   return *end;
   // END EXERCISE
