@@ -74,7 +74,8 @@ std::string to_json(const chapter& c) { return boost::json::serialize(json_of(c)
 std::string to_json(const std::vector<chapter>& all) {
   boost::json::array items;
   for (const chapter& c : all) items.push_back(json_of(c));
-  return boost::json::serialize(boost::json::object{{"chapters", std::move(items)}, {"href", "/chapters"}});
+  return boost::json::serialize(
+      boost::json::object{{"chapters", std::move(items)}, {"href", "/chapters"}});
 }
 
 std::string to_xml(const chapter& c) {

@@ -12,7 +12,9 @@ bool is_token_char(char c) {
          std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
-bool is_token(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_token_char); }
+bool is_token(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_token_char);
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -52,8 +54,10 @@ bool parse_value(std::string_view text, std::string& out) {
   if (text.size() < 2 || text.front() != '"' || text.back() != '"') return false;
   out.clear();
   for (std::size_t i = 1; i + 1 < text.size(); ++i) {
-    if (text[i] == '\\' && i + 2 < text.size()) ++i;  // quoted-pair
-    else if (text[i] == '"') return false;
+    if (text[i] == '\\' && i + 2 < text.size())
+      ++i;  // quoted-pair
+    else if (text[i] == '"')
+      return false;
     out += text[i];
   }
   return true;
@@ -101,7 +105,8 @@ bool parse_media_range(std::string_view text, media_range& out) {
   out.type = lowercase(type);
   out.subtype = lowercase(subtype);
   bool after_q = false;  // parameters after q are accept-extensions: ignored
-  for (auto rest = semicolon == std::string_view::npos ? std::string_view{} : text.substr(semicolon + 1);
+  for (auto rest = semicolon == std::string_view::npos ? std::string_view{}
+                                                       : text.substr(semicolon + 1);
        !rest.empty();) {
     const auto end = std::min(rest.find(';'), rest.size());
     const auto parameter = trim(rest.substr(0, end));

@@ -13,8 +13,9 @@ quality quality_of(const accept_list& accept, media_type offered) {
   int best_specificity = -1;
   quality weight = 0;
   for (const media_range& range : accept.ranges) {
-    const bool matches = range.type == "*" ||
-                         (range.type == offered.type && (range.subtype == "*" || range.subtype == offered.subtype));
+    const bool matches =
+        range.type == "*" ||
+        (range.type == offered.type && (range.subtype == "*" || range.subtype == offered.subtype));
     // We offer types without parameters, so a range with parameters never matches.
     if (!matches || !range.parameters.empty()) continue;
     if (range.specificity() > best_specificity) {

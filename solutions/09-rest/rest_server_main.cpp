@@ -22,10 +22,11 @@ int main(int argc, char* argv[]) {
                                        "prefers (chapter 9).");
   flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8089")
       .option("backlog", "N", "the listen(2) backlog: connections the kernel queues for accept",
-              "128");
+              "128")
+      .range(1, 65535);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
-    const int backlog = static_cast<int>(flags.number("backlog", 1, 65535));
+    const int backlog = static_cast<int>(flags.number("backlog"));
     auto routes = std::make_shared<rdv::rest::router>();
     routes->mount("/chapters", std::make_shared<rdv::rest::chapters_resource>());
     rdv::web::server_options options;

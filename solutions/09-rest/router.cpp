@@ -18,6 +18,7 @@ std::string allow_field(const std::vector<std::string_view>& methods) {
   return out;
 }
 
+//! [mount]
 void router::mount(std::string prefix, std::shared_ptr<resource> r) {
   mounts_.emplace_back(std::move(prefix), std::move(r));
   // Longest prefix first, so that "/chapters/old" wins over "/chapters".
@@ -34,6 +35,7 @@ resource* router::find(std::string_view path) const {
   }
   return nullptr;
 }
+//! [mount]
 
 std::vector<std::string_view> router::server_methods() const {
   std::vector<std::string_view> all{"OPTIONS"};
@@ -100,8 +102,9 @@ web::response router::handle(web::request& request) {
     return r;
   }
   web::response r = target->respond(request, path, offered[*chosen]);
-  const bool typed = std::any_of(r.fields.begin(), r.fields.end(),
-                                 [](const auto& f) { return http::iequals(f.first, "Content-Type"); });
+  const bool typed = std::any_of(r.fields.begin(), r.fields.end(), [](const auto& f) {
+    return http::iequals(f.first, "Content-Type");
+  });
   if (!typed) r.fields.emplace_back("Content-Type", std::string(offered[*chosen]));
   r.fields.emplace_back("Vary", "Accept");
   return r;

@@ -13,7 +13,7 @@ using namespace rdv::rest;
 using rdv::test::explained_in;
 
 TEST(Catalog, HoldsTheCourseChaptersInOrder) {
-  explained_in("ch09-resource");
+  explained_in("ch09-representations");
   const chapter_catalog catalog;
   ASSERT_EQ(catalog.all().size(), 11u);
   EXPECT_EQ(catalog.all().front().number, "00");
@@ -23,7 +23,7 @@ TEST(Catalog, HoldsTheCourseChaptersInOrder) {
 }
 
 TEST(Catalog, RepresentsOneChapterAsJsonAndXml) {
-  explained_in("ch09-resource");
+  explained_in("ch09-representations");
   const chapter c{"03", R"(Processes <&> "quoted")", "doing"};
   const auto json = boost::json::parse(to_json(c)).as_object();
   EXPECT_EQ(json.at("title").as_string(), c.title);
@@ -38,7 +38,7 @@ TEST(Catalog, RepresentsOneChapterAsJsonAndXml) {
 }
 
 TEST(Catalog, RepresentsTheCollectionWithLinks) {
-  explained_in("ch09-resource");
+  explained_in("ch09-representations");
   const chapter_catalog catalog;
   const auto json = boost::json::parse(to_json(catalog.all())).as_object();
   EXPECT_EQ(json.at("chapters").as_array().size(), 11u);

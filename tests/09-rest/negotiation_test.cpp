@@ -18,10 +18,10 @@ TEST(Quality, ReadsQvaluesIntoThousandths) {
   const struct {
     const char* text;
     std::optional<quality> expected;
-  } cases[] = {{"1", 1000},     {"1.", 1000},   {"1.000", 1000}, {"0", 0},       {"0.5", 500},
-               {"0.05", 50},    {"0.001", 1},   {"0.999", 999},  {"1.001", {}},  {"2", {}},
-               {"0.5555", {}},  {".5", {}},     {"", {}},        {"0,5", {}},    {"1.0x", {}},
-               {"-0", {}},      {"01", {}}};
+  } cases[] = {{"1", 1000},    {"1.", 1000}, {"1.000", 1000}, {"0", 0},      {"0.5", 500},
+               {"0.05", 50},   {"0.001", 1}, {"0.999", 999},  {"1.001", {}}, {"2", {}},
+               {"0.5555", {}}, {".5", {}},   {"", {}},        {"0,5", {}},   {"1.0x", {}},
+               {"-0", {}},     {"01", {}}};
   for (const auto& [text, expected] : cases) {
     quality q = -1;
     const bool ok = parse_quality(text, q);
@@ -34,7 +34,8 @@ TEST(Quality, ReadsQvaluesIntoThousandths) {
 
 TEST(Accept, ParsesRangesParametersAndWeights) {
   explained_in("ch09-accept");
-  const auto list = parse_accept("text/html;level=1, TEXT/*;q=0.3, */*;q=0.1, application/json ;q=1");
+  const auto list =
+      parse_accept("text/html;level=1, TEXT/*;q=0.3, */*;q=0.1, application/json ;q=1");
   ASSERT_EQ(list.ranges.size(), 4u);
   EXPECT_FALSE(list.malformed);
   EXPECT_EQ(list.ranges[0].type, "text");
@@ -73,7 +74,8 @@ std::optional<std::string_view> chosen(std::optional<std::string_view> accept) {
 
 TEST(Negotiation, WeighsEachOfferByTheMostSpecificRange) {
   explained_in("ch09-negotiation");
-  const auto accept = parse_accept("*/*;q=0.1, application/*;q=0.5, application/xml, text/html;q=0");
+  const auto accept =
+      parse_accept("*/*;q=0.1, application/*;q=0.5, application/xml, text/html;q=0");
   EXPECT_EQ(quality_of(accept, media_type::of("application/xml")), 1000);
   EXPECT_EQ(quality_of(accept, media_type::of("application/json")), 500);
   EXPECT_EQ(quality_of(accept, media_type::of("image/png")), 100);
@@ -87,20 +89,20 @@ TEST(Negotiation, ChoosesWhatTheClientPrefers) {
     std::optional<std::string_view> accept;
     std::optional<std::string_view> expected;
   } cases[] = {
-      {std::nullopt, "application/json"},                               // no Accept: the server's first
+      {std::nullopt, "application/json"},  // no Accept: the server's first
       {"application/xml", "application/xml"},
       {"application/json", "application/json"},
-      {"*/*", "application/json"},                                      // a tie: the server's order
+      {"*/*", "application/json"},  // a tie: the server's order
       {"application/*", "application/json"},
       {"application/xml;q=0.9, application/json;q=0.8", "application/xml"},
-      {"application/json;q=0.2, */*;q=0.5", "application/xml"},        // */* weighs xml higher
-      {"*/*, application/json;q=0", "application/xml"},                 // q=0 refuses json
-      {"text/html", std::nullopt},                                      // 406
-      {"application/*;q=0", std::nullopt},                              // 406
+      {"application/json;q=0.2, */*;q=0.5", "application/xml"},  // */* weighs xml higher
+      {"*/*, application/json;q=0", "application/xml"},          // q=0 refuses json
+      {"text/html", std::nullopt},                               // 406
+      {"application/*;q=0", std::nullopt},                       // 406
       {"text/html, application/xml;q=0.001", "application/xml"},
-      {"APPLICATION/XML", "application/xml"},                           // case-insensitive
-      {"application/json;charset=utf-8", std::nullopt},                 // parameters must match
-      {"nonsense", "application/json"},                                 // nothing usable: disregarded
+      {"APPLICATION/XML", "application/xml"},            // case-insensitive
+      {"application/json;charset=utf-8", std::nullopt},  // parameters must match
+      {"nonsense", "application/json"},                  // nothing usable: disregarded
       {"", "application/json"},
   };
   for (const auto& [accept, expected] : cases) {

@@ -15,9 +15,12 @@ TEST(Program, PassesTheBacklogToListen) {
   explained_in("ch09-backlog");
   rdv::test::program p(server, {"--listen", "127.0.0.1:0", "--backlog", "7"});
   // For a listening socket, ss shows the backlog as Send-Q.
-  const auto ss = rdv::test::run_to_end("/usr/bin/ss", {"-ltnH", "sport = :" + std::to_string(p.port("http"))});
+  const auto ss =
+      rdv::test::run_to_end("/usr/bin/ss", {"-ltnH", "sport = :" + std::to_string(p.port("http"))});
   ASSERT_EQ(ss.status, 0) << ss.err;
-  EXPECT_NE(ss.out.find(" 7 "), std::string::npos) << "ss -ltn should show a backlog (Send-Q) of 7:\n" << ss.out;
+  EXPECT_NE(ss.out.find(" 7 "), std::string::npos)
+      << "ss -ltn should show a backlog (Send-Q) of 7:\n"
+      << ss.out;
   rdv::test::client c(p.port("http"));
   c.send("GET /chapters HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(c.read_response().status, 200) << c.transcript();

@@ -23,18 +23,19 @@ using rdv::test::explained_in;
 // The rest-server's routes, running in the test process.
 struct rest_server {
   rdv::test::server_thread thread{
-      rdv::test::server_thread::thread_starter([](boost::asio::io_context& io,
-                                                  boost::asio::ip::tcp::acceptor& acceptor) {
-        auto node = std::make_shared<rdv::proc::scheduler>(rdv::proc::scheduler_options{.crash_log = nullptr});
-        rdv::proc::run_in(io, *node);
-        auto routes = std::make_shared<rdv::rest::router>();
-        routes->mount("/chapters", std::make_shared<rdv::rest::chapters_resource>());
-        node->spawn([&acceptor, routes] {
-          rdv::web::accept_connections(
-              acceptor, [routes](rdv::web::request& r) { return routes->handle(r); }, {});
-        });
-        return std::shared_ptr<void>(node);
-      }),
+      rdv::test::server_thread::thread_starter(
+          [](boost::asio::io_context& io, boost::asio::ip::tcp::acceptor& acceptor) {
+            auto node = std::make_shared<rdv::proc::scheduler>(
+                rdv::proc::scheduler_options{.crash_log = nullptr});
+            rdv::proc::run_in(io, *node);
+            auto routes = std::make_shared<rdv::rest::router>();
+            routes->mount("/chapters", std::make_shared<rdv::rest::chapters_resource>());
+            node->spawn([&acceptor, routes] {
+              rdv::web::accept_connections(
+                  acceptor, [routes](rdv::web::request& r) { return routes->handle(r); }, {});
+            });
+            return std::shared_ptr<void>(node);
+          }),
       {"./course run 09", 8089}};
 
   // Sends one request and reads its response (to HEAD: without a body).
@@ -50,17 +51,20 @@ struct rest_server {
 TEST(Resource, IsOneResourceInTwoRepresentations) {
   explained_in("ch09-representations");
   rest_server s;
-  const auto as_json = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n");
+  const auto as_json =
+      s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n");
   ASSERT_EQ(as_json.status, 200) << as_json.raw;
   EXPECT_EQ(as_json.field("Content-Type"), "application/json") << as_json.raw;
   EXPECT_EQ(boost::json::parse(as_json.body).at("title").as_string(), "Processes") << as_json.raw;
-  const auto as_xml = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: application/xml\r\n\r\n");
+  const auto as_xml =
+      s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: application/xml\r\n\r\n");
   ASSERT_EQ(as_xml.status, 200) << as_xml.raw;
   EXPECT_EQ(as_xml.field("Content-Type"), "application/xml") << as_xml.raw;
   pugi::xml_document xml;
   ASSERT_TRUE(xml.load_string(as_xml.body.c_str())) << as_xml.raw;
   EXPECT_STREQ(xml.child("chapter").child("title").text().get(), "Processes");
-  EXPECT_EQ(as_json.field("Vary"), "Accept") << "a negotiated response must say it varies\n" << as_json.raw;
+  EXPECT_EQ(as_json.field("Vary"), "Accept") << "a negotiated response must say it varies\n"
+                                             << as_json.raw;
   EXPECT_EQ(as_xml.field("Vary"), "Accept") << as_xml.raw;
 }
 
@@ -117,22 +121,28 @@ TEST(Options, StarAsksAboutTheWholeServer) {
 TEST(Put, ChangesTheResourceInEitherRepresentation) {
   explained_in("ch09-put");
   rest_server s;
-  const auto by_json = s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                             "Content-Length: 17\r\n\r\n{\"status\":\"done\"}");
+  const auto by_json =
+      s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Length: 17\r\n\r\n{\"status\":\"done\"}");
   ASSERT_EQ(by_json.status, 200) << by_json.raw;
   EXPECT_EQ(boost::json::parse(by_json.body).at("status").as_string(), "done") << by_json.raw;
   const std::string xml = "<chapter><status>doing</status></chapter>";
-  const auto by_xml = s.ask("PUT /chapters/04 HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\n"
-                            "Accept: application/xml\r\nContent-Length: " +
-                            std::to_string(xml.size()) + "\r\n\r\n" + xml);
+  const auto by_xml =
+      s.ask("PUT /chapters/04 HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\n"
+            "Accept: application/xml\r\nContent-Length: " +
+            std::to_string(xml.size()) + "\r\n\r\n" + xml);
   ASSERT_EQ(by_xml.status, 200) << by_xml.raw;
   EXPECT_NE(by_xml.body.find("<status>doing</status>"), std::string::npos) << by_xml.raw;
   const auto read_back = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(boost::json::parse(read_back.body).at("status").as_string(), "done") << read_back.raw;
   EXPECT_EQ(s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                  "Content-Length: 4\r\n\r\ndone").status, 415);
+                  "Content-Length: 4\r\n\r\ndone")
+                .status,
+            415);
   EXPECT_EQ(s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  "Content-Length: 19\r\n\r\n{\"status\":\"later\"}").status, 400);
+                  "Content-Length: 18\r\n\r\n{\"status\":\"later\"}")
+                .status,
+            400);
 }
 
 TEST(Head, HasTheHeadOfGetWithoutTheBody) {
