@@ -1,25 +1,16 @@
 #include "media_type.hpp"
 
+#include "http_lines.hpp"
+
 #include <algorithm>
 
 namespace rdv::rest {
 
 namespace {
 
-// tchar (RFC 9110, section 5.6.2): the characters of a token.
-bool is_token_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
+// A token (RFC 9110, section 5.6.2), such as a type or a parameter name.
 bool is_token(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), is_token_char);
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
+  return !s.empty() && std::all_of(s.begin(), s.end(), http::is_tchar);
 }
 
 std::string lowercase(std::string_view s) {
@@ -96,7 +87,7 @@ bool parse_quality(std::string_view text, quality& out) {
 bool parse_media_range(std::string_view text, media_range& out) {
   out = media_range{};
   const auto semicolon = text.find(';');
-  const auto type_and_subtype = trim(text.substr(0, semicolon));
+  const auto type_and_subtype = http::trim_ows(text.substr(0, semicolon));
   const auto slash = type_and_subtype.find('/');
   if (slash == std::string_view::npos) return false;
   const auto type = type_and_subtype.substr(0, slash);
@@ -109,7 +100,7 @@ bool parse_media_range(std::string_view text, media_range& out) {
                                                        : text.substr(semicolon + 1);
        !rest.empty();) {
     const auto end = std::min(rest.find(';'), rest.size());
-    const auto parameter = trim(rest.substr(0, end));
+    const auto parameter = http::trim_ows(rest.substr(0, end));
     rest = end < rest.size() ? rest.substr(end + 1) : std::string_view{};
     if (parameter.empty()) continue;
     const auto equals = parameter.find('=');
@@ -130,7 +121,7 @@ bool parse_media_range(std::string_view text, media_range& out) {
 accept_list parse_accept(std::string_view value) {
   accept_list list;
   for (const auto element : elements(value)) {
-    if (trim(element).empty()) continue;  // "a, , b" has an empty element: allowed
+    if (http::trim_ows(element).empty()) continue;  // "a, , b" has an empty element: allowed
     media_range range;
     if (parse_media_range(element, range)) {
       list.ranges.push_back(std::move(range));
