@@ -40,11 +40,20 @@ function(rdv_add_chapter number)
   endif()
 endfunction()
 
-# rdv_add_chapter_tests(NN SOURCES file.cpp... [DEPENDS target...] [LABELS label...])
+# rdv_add_chapter_tests(NN SOURCES file.cpp... [DEPENDS target...] [LABELS label...]
+#                       [SOAK file.cpp...])
 #   Builds the chapter's GoogleTest sources twice (solution and exercise) and
-#   registers both with CTest, labelled chNN and solution/exercise.
+#   registers both with CTest, labelled chNN and solution/exercise. SOAK
+#   sources make a third program, soak_chNN, against the solution only: a
+#   long reliability run, labelled soak, that `./course test --soak` runs
+#   (and `./course test` does not).
 function(rdv_add_chapter_tests number)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;DEPENDS;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;DEPENDS;LABELS;SOAK")
+  if(arg_SOAK)
+    _rdv_test_program(soak_ch${number} "${arg_SOAK}" rdv_ch${number} "${arg_DEPENDS}" "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME ch${number}.soak COMMAND soak_ch${number})
+    set_tests_properties(ch${number}.soak PROPERTIES LABELS "ch${number};soak" TIMEOUT 1200)
+  endif()
   set(variants rdv_ch${number} solution)
   if(TARGET rdv_ch${number}_exercise)
     list(APPEND variants rdv_ch${number}_exercise exercise)
@@ -52,27 +61,34 @@ function(rdv_add_chapter_tests number)
   while(variants)
     list(POP_FRONT variants library kind)
     set(target test_ch${number})
-    if(kind STREQUAL "exercise")
-      set(target test_ch${number}_exercise)
-    endif()
-    add_executable(${target} ${arg_SOURCES})
-    target_link_libraries(${target} PRIVATE ${library} ${arg_DEPENDS}
-                          rdv_test_support GTest::gtest_main rdv_warnings)
-    # Black-box tests run the chapter's programs: the variant that matches.
-    get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
     set(bin_dir "${CMAKE_BINARY_DIR}/bin")
     if(kind STREQUAL "exercise")
+      set(target test_ch${number}_exercise)
       set(bin_dir "${CMAKE_BINARY_DIR}/bin/exercise")
-      list(TRANSFORM programs APPEND _exercise)
     endif()
-    target_compile_definitions(${target} PRIVATE RDV_BIN_DIR="${bin_dir}")
-    if(programs)
-      add_dependencies(${target} ${programs})
-    endif()
+    _rdv_test_program(${target} "${arg_SOURCES}" ${library} "${arg_DEPENDS}" "${bin_dir}")
     add_test(NAME ch${number}.${kind} COMMAND ${target})
     set_tests_properties(ch${number}.${kind} PROPERTIES
       LABELS "ch${number};${kind};${arg_LABELS}" TIMEOUT 600)
   endwhile()
+endfunction()
+
+# A GoogleTest program of chapter `number` (from the target's name), whose
+# black-box tests run the chapter's programs from `bin_dir`: the solution's,
+# or the exercise's (bin/exercise, named <program>_exercise).
+function(_rdv_test_program target sources library depends bin_dir)
+  string(REGEX MATCH "[0-9][0-9]" number "${target}")
+  add_executable(${target} ${sources})
+  target_link_libraries(${target} PRIVATE ${library} ${depends}
+                        rdv_test_support GTest::gtest_main rdv_warnings)
+  get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
+  if(bin_dir MATCHES "/exercise$")
+    list(TRANSFORM programs APPEND _exercise)
+  endif()
+  target_compile_definitions(${target} PRIVATE RDV_BIN_DIR="${bin_dir}")
+  if(programs)
+    add_dependencies(${target} ${programs})
+  endif()
 endfunction()
 
 function(_rdv_chapter_library target dir sources depends)

@@ -28,6 +28,7 @@ std::string forwarded_for(const boost::asio::ip::tcp::endpoint& client) {
 
 }  // namespace
 
+//! [is_hop_by_hop]
 bool is_hop_by_hop(std::string_view name, const http::field_list& fields) {
   static constexpr std::array<std::string_view, 7> always{
       "Connection",          "Keep-Alive",      "TE", "Transfer-Encoding", "Upgrade",
@@ -37,6 +38,7 @@ bool is_hop_by_hop(std::string_view name, const http::field_list& fields) {
   }
   return fields.has_token("Connection", name);  // e.g. `Connection: close, X-Trace`
 }
+//! [is_hop_by_hop]
 
 bool set_by_hub(std::string_view name) {
   static constexpr std::array<std::string_view, 5> ours{"Content-Length", "X-Hub-Request-Id",

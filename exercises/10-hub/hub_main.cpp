@@ -59,7 +59,9 @@ int main(int argc, char* argv[]) {
     // that the hub's own 503 answers overload, not the acceptor's cap.
     rdv::web::server_options front_options{.max_connections = 2 * max_pending + 1000,
                                            .log = &std::cerr};
-    rdv::web::server_options reply_options{.log = &std::cerr};  // replies up to 1 MiB; more: 413
+    // Workers keep their connections (the reply handler's 1 MiB body limit: 413).
+    rdv::web::server_options reply_options{.idle_timeout = std::chrono::seconds(60),
+                                           .log = &std::cerr};
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptors log crashed connections
     rdv::proc::run_in(io, node);
     node.spawn([&] {

@@ -7,13 +7,15 @@
 
 namespace rdv::hub {
 
+// [hub_stats]
 /// The hub's counters. Every process of the hub runs on one scheduler, so
 /// on one thread: they share this object without a lock.
 ///
 /// Each request that reaches the front handler ends as exactly one of
 /// rejected, backend_errors, replied, timed_out or abandoned; `pending` is
 /// how many have not ended yet. So, whenever the hub is idle,
-/// forwarded = replied + timed_out + abandoned.
+/// forwarded = replied + timed_out + abandoned, less the requests whose
+/// deadline passed while they were being forwarded (504, never forwarded).
 struct hub_stats {
   std::uint64_t pending = 0;         ///< clients held now (forwarding or waiting)
   std::uint64_t forwarded = 0;       ///< requests a backend accepted (2xx)
@@ -24,6 +26,7 @@ struct hub_stats {
   std::uint64_t late_replies = 0;    ///< replies answered 404: nobody waits under that id
   std::uint64_t abandoned = 0;       ///< clients that left while held
 };
+// [hub_stats]
 
 /// The counters as one JSON object, in the order HUB_PROTOCOL.md lists them
 /// (then `abandoned`, which this hub adds so that the counters add up).

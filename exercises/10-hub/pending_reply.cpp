@@ -16,7 +16,13 @@ using tcp = boost::asio::ip::tcp;
 
 namespace {
 
-struct client_spoke {};  // tags the wait for the client's socket to become readable
+//! [peek_client]
+// Tags the wait for the client's socket to become readable with the hold
+// it is for (the id's first 16 hex digits): a wait that a hold leaves
+// armed completes during a later one, which must know it is not its own.
+struct client_spoke {
+  std::uint64_t hold;
+};
 
 // What a client's readable socket says.
 enum class peeked { left, more_requests, nothing };
@@ -31,6 +37,7 @@ peeked peek_client(tcp::socket& client) {
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return peeked::nothing;
   return peeked::left;  // 0: end of stream; or ECONNRESET and the like
 }
+//! [peek_client]
 
 }  // namespace
 

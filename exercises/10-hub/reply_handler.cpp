@@ -30,6 +30,7 @@ std::string read_message(std::string_view message, web::response& out) {
     const http::step s = parser.next(message);
     message.remove_prefix(s.used);
     switch (s.what) {
+    //! [relay_fields]
     case http::event::head: {  // head() views point into `message`, which stays put
       const http::response_head& head = parser.head();
       if (head.status < 200)
@@ -44,6 +45,7 @@ std::string read_message(std::string_view message, web::response& out) {
       headed = true;
       break;
     }
+    //! [relay_fields]
     case http::event::body: out.body.append(s.data); break;
     case http::event::end:
       if (!message.empty()) return "the message/http body holds more than one response";
@@ -85,6 +87,7 @@ bool deliver(std::string_view id, web::response answer) {
 }
 //! [deliver]
 
+//! [authorized]
 bool authorized(const http::field_list& fields, std::string_view token) {
   constexpr std::string_view scheme = "Bearer ";
   const std::string_view given = fields.find("Authorization").value_or("");
@@ -98,5 +101,6 @@ bool authorized(const http::field_list& fields, std::string_view token) {
   }
   return differ == 0;
 }
+//! [authorized]
 
 }  // namespace rdv::hub

@@ -30,9 +30,11 @@ int main(int argc, char* argv[]) {
     rdv::proc::scheduler node;  // reports a reply process that crashes on standard error
     rdv::proc::run_in(io, node);
     node.spawn([&] {
-      rdv::web::accept_connections(acceptor,
-                                   [&worker](rdv::web::request& r) { return worker.handle(r); },
-                                   {.max_connections = 20000, .log = &std::cerr});
+      rdv::web::accept_connections(
+          acceptor, [&worker](rdv::web::request& r) { return worker.handle(r); },
+          {.idle_timeout = std::chrono::seconds(60),  // a hub keeps its connections
+           .max_connections = 20000,
+           .log = &std::cerr});
     });
     io.run();
   } catch (const std::exception& e) {

@@ -50,23 +50,25 @@ struct connection_pool::handoff {
 //! [read_response]
 // Reads one response with chapter 2's parser and keeps only its status.
 // `answered` says whether any byte of it came; `reusable` whether the
-// connection may carry another exchange after it.
+// connection may carry another exchange after it (only once the response
+// is whole: a deadline that passes mid-body leaves the rest on the wire).
 exchange_result connection_pool::connection::read_response(clock::time_point deadline,
                                                            bool& answered, bool& reusable) {
   int status = 0;
-  std::size_t used = 0;  // bytes of buffer the parser is done with
+  bool keeps_alive = false;  // what the head says; it holds only once the response is whole
+  std::size_t used = 0;      // bytes of buffer the parser is done with
   for (;;) {
     const http::step s = parser.next({buffer.data() + used, filled - used});
     used += s.used;
     switch (s.what) {
     case http::event::head:  // the views in head() are valid only now: take what we need
       status = parser.head().status;
-      reusable = http::keeps_alive(parser.head(), parser.body_framing()) && status != 101;
+      keeps_alive = http::keeps_alive(parser.head(), parser.body_framing()) && status != 101;
       break;
     case http::event::body: break;  // the hub needs the status only
     case http::event::end:
       if (status / 100 == 1 && status != 101) break;  // an interim response: the final one follows
-      reusable = reusable && used == filled;  // bytes nobody asked for: do not trust the connection
+      reusable = keeps_alive && used == filled;  // bytes nobody asked for: do not trust it
       filled = 0;
       return {{}, status};
     case http::event::error: reusable = false; return {not_http()};
@@ -86,8 +88,7 @@ exchange_result connection_pool::connection::read_response(clock::time_point dea
           socket.async_read_some(asio::buffer(buffer.data() + filled, buffer.size() - filled),
                                  use_process.within(left)[ec]);
       if (ec == asio::error::eof && status != 0 && parser.finish_at_close()) {
-        reusable = false;  // the body ran until the close
-        return {{}, status};
+        return {{}, status};  // the body ran until the close
       }
       if (ec) return {ec};
       filled += n;
@@ -198,6 +199,7 @@ connection_pool::wait_in_line(server_state& s, clock::time_point deadline, bool&
   return std::move(got->c);
 }
 
+//! [give_back]
 // The connection goes to the first live process in line, or to the idle ones.
 void connection_pool::give_back(server_state& s, std::unique_ptr<connection> c) {
   while (!s.waiting.empty()) {
@@ -210,6 +212,7 @@ void connection_pool::give_back(server_state& s, std::unique_ptr<connection> c) 
   }
   s.idle.push_back(std::move(c));
 }
+//! [give_back]
 
 // Closes the connection; its place goes to the first live process in line.
 void connection_pool::close(server_state& s, std::unique_ptr<connection> c) {

@@ -13,6 +13,7 @@ using clock = std::chrono::steady_clock;
 
 namespace {
 
+//! [hold_limit]
 // How long to hold this client: --timeout-ms, or less if it asks with
 // X-Hub-Timeout-Ms. Nothing if what it asks is not a number of milliseconds.
 std::optional<std::chrono::milliseconds> hold_limit(const http::request_head& head,
@@ -24,6 +25,7 @@ std::optional<std::chrono::milliseconds> hold_limit(const http::request_head& he
   if (ec != std::errc() || end != asked->data() + asked->size() || ms < 1) return std::nullopt;
   return std::min(most, std::chrono::milliseconds(ms));
 }
+//! [hold_limit]
 
 web::response status_with(int status, std::string_view field, std::string_view value,
                           std::string_view text = {}) {
@@ -50,11 +52,11 @@ web::response hub::front(web::request& r) {
   const auto deadline = clock::now() + *limit;
   pending_reply hold(ids_.next(),
                      stats_);  // registered before the forward: a reply may beat the 202
-  if (!forward(r, hold.id(), deadline)) {
-    ++stats_.backend_errors;
-    return web::text_response(502);
+  switch (forward(r, hold.id(), deadline)) {
+  case forwarding::refused: ++stats_.backend_errors; return web::text_response(502);
+  case forwarding::too_late: ++stats_.timed_out; return web::text_response(504);
+  case forwarding::accepted: ++stats_.forwarded; break;
   }
-  ++stats_.forwarded;
   web::response answer;
   switch (hold.wait(r.socket, deadline, answer)) {
   case hold_end::replied: ++stats_.replied; return answer;
@@ -71,8 +73,10 @@ web::response hub::front(web::request& r) {
 
 //! [forward]
 // Sends the request to the backends in turn, from the next in the round,
-// each at most once, until one answers; true if that answer was 2xx.
-bool hub::forward(const web::request& r, std::string_view id, clock::time_point deadline) {
+// each at most once, until one answers: accepted if that answer was 2xx.
+// When the deadline passes first, it is too late for any of them.
+hub::forwarding hub::forward(const web::request& r, std::string_view id,
+                             clock::time_point deadline) {
   std::string request;
   write_forward(
       r,
@@ -85,12 +89,16 @@ bool hub::forward(const web::request& r, std::string_view id, clock::time_point 
   for (std::size_t tried = 0; tried < options_.backends.size(); ++tried) {
     const auto& backend = options_.backends[next_backend_++ % options_.backends.size()];
     const exchange_result answer = backends_.exchange(backend, request, r.head.method, deadline);
-    if (!answer.error) return answer.status / 100 == 2;  // any other status: 502, no retry
+    if (!answer.error) {  // any status but 2xx: refused, and no retry
+      return answer.status / 100 == 2 ? forwarding::accepted : forwarding::refused;
+    }
+    if (clock::now() >= deadline) return forwarding::too_late;
   }
-  return false;  // every backend refused, reset or timed out
+  return forwarding::refused;  // every backend refused the connection or reset it
 }
 //! [forward]
 
+//! [reply_port]
 web::response hub::reply(web::request& r) {
   const std::string_view target = r.head.target, method = r.head.method;
   if (target == "/stats") {
@@ -109,6 +117,7 @@ web::response hub::reply(web::request& r) {
   }
   return take_reply(r);
 }
+//! [reply_port]
 
 //! [take_reply]
 // POST /reply/<id>: a well-formed reply goes to the client held as <id>.

@@ -51,8 +51,9 @@ public:
   const hub_stats& stats() const { return stats_; }
 
 private:
-  bool forward(const web::request& r, std::string_view id,
-               std::chrono::steady_clock::time_point deadline);
+  enum class forwarding { accepted, refused, too_late };
+  forwarding forward(const web::request& r, std::string_view id,
+                     std::chrono::steady_clock::time_point deadline);
   web::response take_reply(web::request& r);
 
   hub_options options_;

@@ -15,6 +15,7 @@ using tcp = boost::asio::ip::tcp;
 
 namespace {
 
+//! [peek_client]
 // Tags the wait for the client's socket to become readable with the hold
 // it is for (the id's first 16 hex digits): a wait that a hold leaves
 // armed completes during a later one, which must know it is not its own.
@@ -35,6 +36,7 @@ peeked peek_client(tcp::socket& client) {
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return peeked::nothing;
   return peeked::left;  // 0: end of stream; or ECONNRESET and the like
 }
+//! [peek_client]
 
 }  // namespace
 
@@ -78,8 +80,9 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
   //       only mean "go on waiting"?
   // HINT: A delivery is answered with a verdict to d.from. When must the
   //       name go, so that a second reply cannot also be taken?
-  // HINT: Before returning, the socket's wait must be over: cancel it, and
-  //       receive its completion, or it arrives during the next request.
+  // HINT: The socket's wait can outlive the hold (cancelling it would cost
+  //       a round trip); its completion then arrives during a later hold of
+  //       the same connection. How does a hold tell its own from a stale one?
   // STUB: (void)client; (void)deadline; (void)answer; (void)&peek_client;
   const client_spoke mine{std::stoull(id_.substr(0, 16), nullptr, 16)};
   const auto watch = [&] {

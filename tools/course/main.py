@@ -20,6 +20,7 @@ Rendezvous: Erlang-style web servers in C++20, one chapter at a time.
 
   ./course book              build the book and serve it on http://127.0.0.1:8000
   ./course test [NN]         run the tests against the reference solutions
+  ./course test --soak       the long reliability runs (chapter 10's 100,000 rendezvous)
   ./course check NN          check your exercises of chapter NN (and those before it)
   ./course progress          how far you are, chapter by chapter
   ./course watch NN          re-check chapter NN whenever you save a file of it
@@ -126,8 +127,16 @@ def cmd_test(args: argparse.Namespace) -> int:
     selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
     _setup(args.preset)
     # (label for reports, what to call it, test binary)
-    suites = [(f"ch{c.number}", f"{c.number} {c.title}", _test_binary(args.preset, c, False)) for c in selected]
-    if not args.chapter:  # the shared library's own tests
+    if args.soak:
+        suites = [(f"ch{c.number}.soak", f"{c.number} {c.title}: the reliability run",
+                   build.binary_dir(args.preset) / "tests" / c.slug / c.soak_target)
+                  for c in selected if c.soak_target]
+        if not suites:
+            ui.error("no chapter " + (f"{args.chapter} " if args.chapter else "") + "has a reliability run")
+            return 1
+    else:
+        suites = [(f"ch{c.number}", f"{c.number} {c.title}", _test_binary(args.preset, c, False)) for c in selected]
+    if not args.chapter and not args.soak:  # the shared library's own tests
         suites.insert(0, ("common", "the shared library (solutions/common)",
                           build.binary_dir(args.preset) / "tests" / "test_common"))
     _build_or_exit(args.preset, [binary.name for _, _, binary in suites], "the solutions and their tests")
@@ -441,6 +450,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--junit", metavar="FILE", help="also write JUnit XML for an autograder")
     p.add_argument("--preset", default="dev", choices=["dev", "asan", "tsan", "release"],
                    help="which build to test (default: dev, with ASan and UBSan)")
+    p.add_argument("--soak", action="store_true",
+                   help="run the long reliability runs instead (chapter 10: 100,000 rendezvous)")
     p.add_argument("gtest_args", nargs="*", metavar="-- GTEST_ARGS", help=argparse.SUPPRESS)
 
     p = command("check", cmd_check, "check your exercises of chapter NN")
