@@ -98,8 +98,7 @@ class Confinement : public ::testing::TestWithParam<confinement> {};
 
 TEST_P(Confinement, OpensFilesAndLinksThatStayInside) {
   explained_in("ch08-confinement");
-  ch08::temp_root tree;
-  tree.fill();
+  const ch08::filled_root tree;
   for (const char* inside :
        {"", "hello.txt", "docs", "docs/index.html", "link-in", "docs/link-in"}) {
     EXPECT_EQ(open_error(tree, GetParam(), inside), 0) << quoted(inside) << " is inside the root";
@@ -110,8 +109,7 @@ TEST_P(Confinement, OpensFilesAndLinksThatStayInside) {
 
 TEST_P(Confinement, RefusesLinksAndPathsLeadingOutside) {
   explained_in("ch08-confinement");
-  ch08::temp_root tree;
-  tree.fill();
+  const ch08::filled_root tree;
   for (const char* outside : {"link-out", "link-abs", "docs/link-up", "link-dir-out/secret.txt",
                               "..", "docs/../../outside/secret.txt"}) {
     EXPECT_EQ(open_error(tree, GetParam(), outside), EXDEV)

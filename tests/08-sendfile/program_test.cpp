@@ -15,8 +15,7 @@ const std::string server = rdv::test::built_program("static-server");
 
 TEST(Program, ServesADirectoryAndStopsCleanlyOnSigterm) {
   explained_in("ch08-main");
-  ch08::temp_root tree;
-  tree.fill();
+  const ch08::filled_root tree;
   rdv::test::program p(server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0"});
   rdv::test::client c(p.port("http"));
   c.send("GET /docs/ HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -26,8 +25,7 @@ TEST(Program, ServesADirectoryAndStopsCleanlyOnSigterm) {
 
 TEST(Program, SendsTheSameBytesWithAndWithoutSendfile) {
   explained_in("ch08-main");
-  ch08::temp_root tree;
-  tree.fill();
+  const ch08::filled_root tree;
   const std::string big = ch08::pattern(ch08::temp_root::big_size);
   for (const bool sendfile : {true, false}) {
     std::vector<std::string> args = {"--root", tree.root().string(), "--listen", "127.0.0.1:0"};
@@ -42,10 +40,8 @@ TEST(Program, SendsTheSameBytesWithAndWithoutSendfile) {
 
 TEST(Program, SurvivesClientsThatLeaveMidFile) {
   explained_in("ch08-shrink");
-  ch08::temp_root tree;
-  tree.fill();
-  tree.write("huge.bin", "");
-  std::filesystem::resize_file(tree.root() / "huge.bin", 64 * 1024 * 1024);
+  const ch08::filled_root tree;
+  tree.sparse("huge.bin", 64 * 1024 * 1024);
   rdv::test::program p(server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0"});
   for (int i = 0; i < 3; ++i) {
     rdv::test::client leaving(p.port("http"));

@@ -22,12 +22,16 @@ std::string get(std::string_view target, std::string_view more_fields = "") {
          "\r\n";
 }
 
-TEST(StaticServer, ServesAFileWithItsTypeAndLength) {
+// The usual tree, served, and a client connected to it.
+class StaticServer : public ::testing::Test {
+protected:
+  ch08::filled_root tree;
+  ch08::server s{tree};
+  rdv::test::client c{s.thread};
+};
+
+TEST_F(StaticServer, ServesAFileWithItsTypeAndLength) {
   explained_in("ch08-handler");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   c.send(get("/hello.txt"));
   const auto r = c.read_response();
   EXPECT_EQ(r.status, 200) << c.transcript();
@@ -46,12 +50,8 @@ TEST(StaticServer, ServesAFileWithItsTypeAndLength) {
   EXPECT_EQ(empty.field("Content-Length"), "0") << c.transcript();
 }
 
-TEST(StaticServer, AnswersHeadWithTheHeadOnly) {
+TEST_F(StaticServer, AnswersHeadWithTheHeadOnly) {
   explained_in("ch08-handler");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   c.send("HEAD /big.bin HTTP/1.1\r\nHost: x\r\n\r\n");
   const auto r = c.read_response(true);
   EXPECT_EQ(r.status, 200) << c.transcript();
@@ -60,12 +60,8 @@ TEST(StaticServer, AnswersHeadWithTheHeadOnly) {
   EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
 }
 
-TEST(StaticServer, ServesIndexHtmlForADirectory) {
+TEST_F(StaticServer, ServesIndexHtmlForADirectory) {
   explained_in("ch08-handler");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   c.send(get("/"));
   EXPECT_EQ(c.read_response().body, "<h1>the root</h1>\n") << c.transcript();
   c.send(get("/docs/"));
@@ -79,12 +75,8 @@ TEST(StaticServer, ServesIndexHtmlForADirectory) {
   EXPECT_EQ(moved.field("Location"), "/docs/?lang=en") << c.transcript();
 }
 
-TEST(StaticServer, Answers404ForWhatIsNotThere) {
+TEST_F(StaticServer, Answers404ForWhatIsNotThere) {
   explained_in("ch08-handler");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   for (const char* target : {"/missing.txt", "/no-index/", "/hello.txt/", "/docs/missing/x.html"}) {
     c.send(get(target));
     const auto r = c.read_response();
@@ -93,12 +85,8 @@ TEST(StaticServer, Answers404ForWhatIsNotThere) {
   }
 }
 
-TEST(StaticServer, Answers405WithAllowToOtherMethods) {
+TEST_F(StaticServer, Answers405WithAllowToOtherMethods) {
   explained_in("ch08-handler");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   c.send("POST /hello.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
   auto r = c.read_response();
   EXPECT_EQ(r.status, 405) << c.transcript();
@@ -109,22 +97,15 @@ TEST(StaticServer, Answers405WithAllowToOtherMethods) {
   EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
 }
 
-TEST(StaticServer, RefusesWhatIsNotARegularFile) {
+TEST_F(StaticServer, RefusesWhatIsNotARegularFile) {
   explained_in("ch08-handler");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   c.send(get("/fifo"));
   EXPECT_EQ(c.read_response().status, 403) << "a FIFO is not served (nor waited on)\n"
                                            << c.transcript();
 }
 
-TEST(StaticServer, RefusesEveryPathOutOfTheRoot) {
+TEST_F(StaticServer, RefusesEveryPathOutOfTheRoot) {
   explained_in("ch08-confinement");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
   const std::string absolute = (tree.outside() / "secret.txt").string();
   const std::vector<std::string> targets = {
       "/../outside/secret.txt",
@@ -141,7 +122,6 @@ TEST(StaticServer, RefusesEveryPathOutOfTheRoot) {
       "/link-out%00.txt",
       "http://x/../outside/secret.txt",
   };
-  rdv::test::client c(s.thread);
   for (const auto& target : targets) {
     c.send(get(target));
     const auto r = c.read_response();
@@ -156,24 +136,16 @@ TEST(StaticServer, RefusesEveryPathOutOfTheRoot) {
   EXPECT_EQ(c.read_response().status, 403) << "an encoded '..': 403\n" << c.transcript();
 }
 
-TEST(StaticServer, FollowsLinksThatStayInside) {
+TEST_F(StaticServer, FollowsLinksThatStayInside) {
   explained_in("ch08-confinement");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   for (const char* target : {"/link-in", "/docs/link-in"}) {
     c.send(get(target));
     EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << target << "\n" << c.transcript();
   }
 }
 
-TEST(StaticServer, SendsLastModifiedAndAStrongEtag) {
+TEST_F(StaticServer, SendsLastModifiedAndAStrongEtag) {
   explained_in("ch08-conditional");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   c.send(get("/hello.txt"));
   const auto r = c.read_response();
   struct stat st {};
@@ -191,12 +163,8 @@ TEST(StaticServer, SendsLastModifiedAndAStrongEtag) {
                                                    << c.transcript();
 }
 
-TEST(StaticServer, Answers304ToACurrentCopyAnd412ToAFailedIfMatch) {
+TEST_F(StaticServer, Answers304ToACurrentCopyAnd412ToAFailedIfMatch) {
   explained_in("ch08-conditional");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
-  rdv::test::client c(s.thread);
   c.send(get("/hello.txt"));
   const auto first = c.read_response();
   const std::string etag = first.field("ETag"), date = first.field("Last-Modified");
@@ -224,14 +192,10 @@ TEST(StaticServer, Answers304ToACurrentCopyAnd412ToAFailedIfMatch) {
   EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
 }
 
-TEST(StaticServer, AnswersRangesWith206And416) {
+TEST_F(StaticServer, AnswersRangesWith206And416) {
   explained_in("ch08-ranges");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree);
   const std::string big = ch08::pattern(ch08::temp_root::big_size);
   const std::string size = std::to_string(big.size());
-  rdv::test::client c(s.thread);
   struct ranged {
     std::string range;
     std::size_t first, count;
@@ -262,13 +226,15 @@ TEST(StaticServer, AnswersRangesWith206And416) {
   EXPECT_EQ(c.read_response().body, "Hello") << c.transcript();
 }
 
-class Body : public ::testing::TestWithParam<bool> {};
+// The same tree, served with sendfile (true) or the read/write loop (false).
+class Body : public ::testing::TestWithParam<bool> {
+protected:
+  ch08::filled_root tree;
+  ch08::server s{tree, GetParam()};
+};
 
 TEST_P(Body, SendsLargeFilesWhole) {
   explained_in("ch08-sendfile");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree, GetParam());
   const auto d =
       ch08::fetch_until_closed(s.thread.port(), get("/big.bin", "Connection: close\r\n"));
   EXPECT_EQ(d.problem, "");
@@ -279,9 +245,6 @@ TEST_P(Body, SendsLargeFilesWhole) {
 
 TEST_P(Body, KeepsTheConnectionAcrossManyFiles) {
   explained_in("ch08-handler");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree, GetParam());
   const std::string big = ch08::pattern(ch08::temp_root::big_size);
   rdv::test::client c(s.thread);
   for (int i = 0; i < 10 && !::testing::Test::HasFailure(); ++i) {
@@ -295,9 +258,6 @@ TEST_P(Body, KeepsTheConnectionAcrossManyFiles) {
 
 TEST_P(Body, AnswersPipelinedRequestsInOrder) {
   explained_in("ch08-handler");
-  ch08::temp_root tree;
-  tree.fill();
-  ch08::server s(tree, GetParam());
   rdv::test::client c(s.thread);
   c.send(get("/big.bin") + get("/hello.txt") + "HEAD /big.bin HTTP/1.1\r\nHost: x\r\n\r\n" +
          get("/docs/style.css", "Range: bytes=0-1\r\n") + get("/", "Connection: close\r\n"));
@@ -312,14 +272,10 @@ TEST_P(Body, AnswersPipelinedRequestsInOrder) {
 
 TEST_P(Body, ClosesTheConnectionWhenTheFileShrinksWhileBeingSent) {
   explained_in("ch08-shrink");
-  ch08::temp_root tree;
-  tree.fill();
-  // 64 MiB (a sparse file: no disk): far more than the socket buffers hold, so
-  // the server is still sending when the test cuts the file.
+  // Far more than the socket buffers hold, so the server is still sending
+  // when the test cuts the file.
   constexpr std::uintmax_t huge = 64 * 1024 * 1024;
-  tree.write("huge.bin", "");
-  std::filesystem::resize_file(tree.root() / "huge.bin", huge);
-  ch08::server s(tree, GetParam());
+  tree.sparse("huge.bin", huge);
   const auto d = ch08::fetch_until_closed(s.thread.port(), get("/huge.bin"), [&] {
     std::filesystem::resize_file(tree.root() / "huge.bin", 1000);
   });
@@ -334,11 +290,7 @@ TEST_P(Body, ClosesTheConnectionWhenTheFileShrinksWhileBeingSent) {
 
 TEST_P(Body, ServesOthersWhileOneClientReadsNothing) {
   explained_in("ch08-sendfile");
-  ch08::temp_root tree;
-  tree.fill();
-  tree.write("huge.bin", "");
-  std::filesystem::resize_file(tree.root() / "huge.bin", 64 * 1024 * 1024);
-  ch08::server s(tree, GetParam());
+  tree.sparse("huge.bin", 64 * 1024 * 1024);
   rdv::test::client stuck(s.thread);
   stuck.send(get("/huge.bin"));  // and never reads: the server's sends wait
   for (int i = 0; i < 3; ++i) {

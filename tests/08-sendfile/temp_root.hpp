@@ -58,6 +58,11 @@ public:
     std::ofstream(path, std::ios::binary)
         .write(content.data(), static_cast<std::streamsize>(content.size()));
   }
+  // A file of `size` zero bytes that takes no disk (a hole).
+  void sparse(const std::string& relative, std::uintmax_t size) const {
+    write(relative, "");
+    std::filesystem::resize_file(root() / relative, size);
+  }
   void link(const std::string& relative, const std::string& target) const {
     std::filesystem::create_symlink(target, root() / relative);
   }
@@ -86,6 +91,11 @@ public:
 
 private:
   std::filesystem::path base_;
+};
+
+// A temp_root with the usual tree in it.
+struct filled_root : temp_root {
+  filled_root() { fill(); }
 };
 
 }  // namespace ch08
