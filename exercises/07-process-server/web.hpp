@@ -41,6 +41,10 @@ struct response {
   std::function<void(boost::asio::ip::tcp::socket&)> write_body{};
   std::uint64_t body_length = 0;  ///< the length write_body() sends
   bool close = false;             ///< close the connection after this response
+  /// With write_body: write the head with MSG_MORE, so that the kernel holds
+  /// it back until the first bytes write_body sends can join it in one packet
+  /// (chapter 8). write_body must then send at least one byte.
+  bool head_joins_body = false;
 };
 // [request]
 
@@ -62,6 +66,10 @@ struct server_options {
   http::limits limits{};
   /// Where to log crashed connections and accept errors (nullptr: nowhere).
   std::ostream* log = nullptr;
+  /// Whether to set TCP_NODELAY on each connection: a partial segment leaves
+  /// at once instead of waiting, by Nagle's algorithm, until what is in flight
+  /// has been acknowledged (chapter 8).
+  bool no_delay = false;
 };
 
 /// A plain-text response with `status` and its reason phrase as the body.

@@ -32,7 +32,9 @@ int main(int argc, char* argv[]) {
     auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http");
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptor reports crashed connections
     rdv::proc::run_in(io, node);
-    node.spawn([&] { rdv::web::accept_connections(acceptor, handle, {.log = &std::cerr}); });
+    // TCP_NODELAY: the last bytes of a file leave at once (see the book).
+    const rdv::web::server_options options{.log = &std::cerr, .no_delay = true};
+    node.spawn([&] { rdv::web::accept_connections(acceptor, handle, options); });
     rdv::stop_on_signals(io);
     io.run();
   } catch (const std::exception& e) {

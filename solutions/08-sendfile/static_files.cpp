@@ -10,9 +10,6 @@
 
 #include <boost/asio/write.hpp>
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,20 +36,6 @@ struct file_body {
   std::size_t copy_buffer = 0;
 };
 
-//! [cork]
-// With the cork in, the kernel sends only full segments, so the head the
-// server writes next and the first bytes of the file leave in one packet;
-// pulling it out sends what is left at once. (TCP_NOPUSH on the BSDs.)
-void cork(tcp::socket& socket, bool in) {
-  const int value = in ? 1 : 0;
-#if defined(TCP_CORK)
-  ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CORK, &value, sizeof value);
-#elif defined(TCP_NOPUSH)
-  ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_NOPUSH, &value, sizeof value);
-#endif
-}
-//! [cork]
-
 //! [send_body]
 // Runs in the connection's process, after the server has written the head.
 void send_body(tcp::socket& socket, const file_body& body) {
@@ -62,7 +45,6 @@ void send_body(tcp::socket& socket, const file_body& body) {
   } else {
     copy_file(socket, body.file.get(), body.offset, body.count, body.copy_buffer, ec);
   }
-  cork(socket, false);
   if (ec) {
     // The file shrank, or the client went away: the Content-Length sent
     // cannot be kept, and only closing the connection tells the client.
@@ -210,7 +192,7 @@ response file_server::answer_with_file(web::request& request, file_handle file,
   }
   r.body_length = body->count;
   r.write_body = [body](tcp::socket& socket) { send_body(socket, *body); };
-  if (get && body->count > 0) cork(request.socket, true);  // the head and the file in one packet
+  r.head_joins_body = body->count > 0;  // the head and the file's first bytes in one packet
   return r;
 }
 //! [answer_with_file]

@@ -4,6 +4,7 @@
 #include "static_fixture.hpp"
 
 #include "http_date.hpp"
+#include "tcp_segments.hpp"
 
 #include "rdv/test/book.hpp"
 
@@ -224,6 +225,26 @@ TEST_F(StaticServer, AnswersRangesWith206And416) {
                                                             << c.transcript();
   c.send(get("/hello.txt", "Range: bytes=0-4\r\n"));
   EXPECT_EQ(c.read_response().body, "Hello") << c.transcript();
+}
+
+TEST(Packets, TheHeadLeavesInOnePacketWithTheFile) {
+  explained_in("ch08-packets");
+  const ch08::filled_root tree;
+  // The static handler, and /segments: how many data segments this
+  // connection has sent so far, read from the server's socket.
+  const auto files = rdv::files::static_files({.root = tree.root().string()});
+  ch08::server s([files](rdv::web::request& r) {
+    if (r.head.target != "/segments") return files(r);
+    return rdv::web::text_response(
+        200, std::to_string(ch08::data_segments_sent(r.socket.native_handle())));
+  });
+  rdv::test::client c(s.thread);
+  c.send(get("/hello.txt"));
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+  c.send(get("/segments"));
+  EXPECT_EQ(c.read_response().body, "1")
+      << "the head and the 21 bytes of the file should leave in one TCP segment, not two\n"
+      << c.transcript();
 }
 
 // The same tree, served with sendfile (true) or the read/write loop (false).

@@ -35,22 +35,23 @@ struct server {
   rdv::test::server_thread thread;
 
   explicit server(const temp_root& tree, bool use_sendfile = true)
-      : server(rdv::files::static_options{.root = tree.root().string(),
-                                          .use_sendfile = use_sendfile}) {}
+      : server(rdv::files::static_files(
+            {.root = tree.root().string(), .use_sendfile = use_sendfile})) {}
 
-  explicit server(rdv::files::static_options options)
+  // The server with any handler (made on the test's thread).
+  explicit server(rdv::web::handler handle)
       : thread(rdv::test::server_thread::thread_starter(
-                   [this, options](boost::asio::io_context& io,
-                                   boost::asio::ip::tcp::acceptor& acceptor) {
+                   [this, handle](boost::asio::io_context& io,
+                                  boost::asio::ip::tcp::acceptor& acceptor) {
                      // sendfile(2) to a client that has gone raises SIGPIPE, as
                      // write(2) does; servers ignore it (static-server does too).
                      std::signal(SIGPIPE, SIG_IGN);
                      auto node = std::make_shared<rdv::proc::scheduler>(
                          rdv::proc::scheduler_options{.crash_log = nullptr});
                      rdv::proc::run_in(io, *node);
-                     const rdv::web::handler handle = rdv::files::static_files(options);
                      node->spawn([&acceptor, handle, this] {
-                       rdv::web::accept_connections(acceptor, handle, {.log = &log});
+                       rdv::web::accept_connections(acceptor, handle,
+                                                    {.log = &log, .no_delay = true});
                      });
                      return std::shared_ptr<void>(node);
                    }),
