@@ -10,6 +10,9 @@
 
 #include <boost/asio/write.hpp>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,7 +37,21 @@ struct file_body {
   std::uint64_t count = 0;
   bool use_sendfile = true;
   std::size_t copy_buffer = 0;
+  bool corked = false;  // packing::cork: the handler put the cork in
 };
+
+//! [cork]
+// With the cork in, TCP sends only full segments: the head waits for the
+// file's first bytes. Pulling it out sends what is left. (TCP_NOPUSH on BSD.)
+void cork(tcp::socket& socket, bool in) {
+  const int value = in ? 1 : 0;
+#if defined(TCP_CORK)
+  ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CORK, &value, sizeof value);
+#elif defined(TCP_NOPUSH)
+  ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_NOPUSH, &value, sizeof value);
+#endif
+}
+//! [cork]
 
 //! [send_body]
 // Runs in the connection's process, after the server has written the head.
@@ -45,6 +62,7 @@ void send_body(tcp::socket& socket, const file_body& body) {
   } else {
     copy_file(socket, body.file.get(), body.offset, body.count, body.copy_buffer, ec);
   }
+  if (body.corked) cork(socket, false);
   if (ec) {
     // The file shrank, or the client went away: the Content-Length sent
     // cannot be kept, and only closing the connection tells the client.
@@ -192,7 +210,10 @@ response file_server::answer_with_file(web::request& request, file_handle file,
   }
   r.body_length = body->count;
   r.write_body = [body](tcp::socket& socket) { send_body(socket, *body); };
-  r.head_joins_body = body->count > 0;  // the head and the file's first bytes in one packet
+  // The head and the file's first bytes in one packet (see the book).
+  r.head_joins_body = options_.pack == packing::joined && body->count > 0;
+  body->corked = options_.pack == packing::cork && get && body->count > 0;
+  if (body->corked) cork(request.socket, true);
   return r;
 }
 //! [answer_with_file]

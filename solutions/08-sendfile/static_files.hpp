@@ -11,12 +11,28 @@
 
 namespace rdv::files {
 
+// [packing]
+/// How a response's head and its file are handed to TCP. `joined` is the
+/// one to use; the others are there for the experiment in the book.
+enum class packing {
+  joined,    ///< TCP_NODELAY, and the head written with MSG_MORE: it leaves with the file
+  separate,  ///< TCP_NODELAY, the head written on its own: a small packet of its own
+  nagle,     ///< the head on its own, Nagle's algorithm on (what a naive server does)
+  cork,      ///< Nagle on, and TCP_CORK from the head to the file's last byte
+};
+// [packing]
+
+/// Whether connections should have TCP_NODELAY set for `p` (see
+/// web::server_options::no_delay).
+constexpr bool wants_no_delay(packing p) { return p == packing::joined || p == packing::separate; }
+
 /// How static_files() serves.
 struct static_options {
   std::string root;                       ///< the directory to serve
   bool use_sendfile = true;               ///< false: a read/write loop through a buffer
   confinement how = confinement::kernel;  ///< how paths are kept beneath the root
   std::size_t copy_buffer = 64 * 1024;    ///< the read/write loop's buffer
+  packing pack = packing::joined;         ///< how the head and the file meet TCP
 };
 
 /// A chapter 7 handler serving the files beneath `options.root` (opened now:

@@ -23,19 +23,35 @@ TEST(Program, ServesADirectoryAndStopsCleanlyOnSigterm) {
   EXPECT_EQ(p.stop(), 0) << p.output();
 }
 
-TEST(Program, SendsTheSameBytesWithAndWithoutSendfile) {
-  explained_in("ch08-main");
+TEST(Program, SendsTheSameBytesEveryWay) {
+  explained_in("ch08-packets");
   const ch08::filled_root tree;
   const std::string big = ch08::pattern(ch08::temp_root::big_size);
-  for (const bool sendfile : {true, false}) {
-    std::vector<std::string> args = {"--root", tree.root().string(), "--listen", "127.0.0.1:0"};
-    if (!sendfile) args.emplace_back("--no-sendfile");
-    rdv::test::program p(server, args);
-    const auto d = ch08::fetch_until_closed(
-        p.port("http"), "GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    EXPECT_EQ(d.problem, "") << p.command_line();
-    ch08::expect_body(big, d.body, p.command_line());
+  for (const char* packing : {"joined", "separate", "nagle", "cork"}) {
+    for (const bool sendfile : {true, false}) {
+      std::vector<std::string> args = {"--root",      tree.root().string(), "--listen",
+                                       "127.0.0.1:0", "--packing",          packing};
+      if (!sendfile) args.emplace_back("--no-sendfile");
+      rdv::test::program p(server, args);
+      const auto d = ch08::fetch_until_closed(
+          p.port("http"), "GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      EXPECT_EQ(d.problem, "") << p.command_line();
+      ch08::expect_body(big, d.body, p.command_line());
+      rdv::test::client c(p.port("http"));  // and a HEAD, which sends no body, then a GET
+      c.send(
+          "HEAD /hello.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+      EXPECT_EQ(c.read_response(true).status, 200) << p.command_line() << "\n" << c.transcript();
+      EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << p.command_line() << "\n"
+                                                                << c.transcript();
+    }
   }
+}
+
+TEST(Program, RejectsAnUnknownPacking) {
+  explained_in("ch08-main");
+  const auto r = rdv::test::run_to_end(server, {"--packing", "tight", "--listen", "127.0.0.1:0"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("joined"), std::string::npos) << "the error lists the choices: " << r.err;
 }
 
 TEST(Program, SurvivesClientsThatLeaveMidFile) {
