@@ -57,6 +57,7 @@ read_result read_more(tcp::socket& socket, connection_buffer& in,
 }
 //! [read_more]
 
+//! [write_more]
 // Writes `bytes` with MSG_MORE: the kernel keeps them until what is written
 // next can go with them (Linux; elsewhere they are simply written).
 void write_more(tcp::socket& socket, std::string_view bytes, boost::system::error_code& ec) {
@@ -69,6 +70,7 @@ void write_more(tcp::socket& socket, std::string_view bytes, boost::system::erro
     bytes.remove_prefix(socket.async_send(asio::buffer(bytes), more, use_process[ec]));
   }
 }
+//! [write_more]
 
 // Writes the answer to one request: the head, then the body.
 bool send_response(tcp::socket& socket, const response& r, bool keep_alive, bool head_only,

@@ -60,8 +60,23 @@ root_directory::root_directory(const std::string& path, confinement how) : how_(
 }
 
 file_handle root_directory::open(const std::string& relative, boost::system::error_code& ec) const {
-  ec.clear();
-  return how_ == confinement::kernel ? open_kernel(relative, ec) : open_realpath(relative, ec);
+  for (int attempt = 0;; ++attempt) {
+    ec.clear();
+    file_handle file =
+        how_ == confinement::kernel ? open_kernel(relative, ec) : open_realpath(relative, ec);
+    if (ec != boost::system::errc::no_such_file_or_directory || attempt > 0 || !replaced())
+      return file;
+    if (file_handle again(::open(real_path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)); again) {
+      directory_ = std::move(again);
+    }
+  }
+}
+
+bool root_directory::replaced() const {
+  struct stat named {
+  }, held{};
+  return ::stat(real_path_.c_str(), &named) == 0 && ::fstat(directory_.get(), &held) == 0 &&
+         (named.st_ino != held.st_ino || named.st_dev != held.st_dev);
 }
 
 //! [open_kernel]

@@ -60,7 +60,10 @@ public:
   /// Opens `relative` (as local_path_for() makes it: no leading '/', "" for
   /// the root itself) for reading. On failure returns no file and sets `ec`:
   /// EXDEV when the path leads outside the root, otherwise what open(2) said
-  /// (ENOENT, ENOTDIR, EACCES, ELOOP, ...).
+  /// (ENOENT, ENOTDIR, EACCES, ELOOP, ...). When a file is not found because
+  /// the root's path now names another directory (it was deleted and made
+  /// again, as a rebuilt book is), it opens that one and tries again. Not
+  /// for use from several threads at once.
   file_handle open(const std::string& relative, boost::system::error_code& ec) const;
 
   /// The root's canonical path (symbolic links resolved).
@@ -72,7 +75,9 @@ private:
   file_handle open_kernel(const std::string& relative, boost::system::error_code& ec) const;
   file_handle open_realpath(const std::string& relative, boost::system::error_code& ec) const;
 
-  file_handle directory_;
+  bool replaced() const;  // the path names another directory than directory_
+
+  mutable file_handle directory_;  // reopened when replaced()
   std::string real_path_;
   confinement how_;
 };

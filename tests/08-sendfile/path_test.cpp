@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,20 @@ TEST_P(Confinement, RefusesLinksAndPathsLeadingOutside) {
     EXPECT_EQ(open_error(tree, GetParam(), outside), EXDEV)
         << quoted(outside) << " leads outside the root: EXDEV, and no file";
   }
+}
+
+TEST_P(Confinement, FollowsARootThatIsDeletedAndMadeAgain) {
+  explained_in("ch08-confinement");
+  const ch08::filled_root tree;
+  const rdv::files::root_directory root(tree.root().string(), GetParam());
+  std::filesystem::remove_all(tree.root());  // as a rebuild of the book does
+  std::filesystem::create_directory(tree.root());
+  tree.write("new.txt", "new");
+  boost::system::error_code ec;
+  EXPECT_TRUE(root.open("new.txt", ec)) << "the new root's file: " << ec.message();
+  EXPECT_TRUE(root.open("new.txt", ec)) << "and again: " << ec.message();
+  EXPECT_FALSE(root.open("hello.txt", ec)) << "the old root's file is gone";
+  EXPECT_EQ(ec, boost::system::errc::no_such_file_or_directory) << ec.message();
 }
 
 INSTANTIATE_TEST_SUITE_P(Both, Confinement,
