@@ -114,3 +114,16 @@ function(rdv_write_manifest)
   file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/course-manifest.json"
        CONTENT "{\n  \"chapters\": {\n${entries}\n  }\n}\n" @ONLY)
 endfunction()
+
+# rdv_add_chapter_folders(): add_subdirectory() for every NN-slug folder of
+# the current source folder that has a CMakeLists.txt, in chapter order.
+function(rdv_add_chapter_folders)
+  file(GLOB chapters LIST_DIRECTORIES true CONFIGURE_DEPENDS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}"
+       "${CMAKE_CURRENT_SOURCE_DIR}/[0-9][0-9]-*")
+  list(SORT chapters)
+  foreach(chapter IN LISTS chapters)
+    if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${chapter}/CMakeLists.txt")
+      add_subdirectory(${chapter})
+    endif()
+  endforeach()
+endfunction()

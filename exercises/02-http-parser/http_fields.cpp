@@ -7,18 +7,12 @@ namespace rdv::http {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 bool has_token(std::string_view list, std::string_view token) {
   while (!list.empty()) {
     const auto comma = std::min(list.find(','), list.size());
-    if (iequals(trim(list.substr(0, comma)), token)) return true;
+    if (iequals(trim_ows(list.substr(0, comma)), token)) return true;
     list.remove_prefix(std::min(comma + 1, list.size()));
   }
   return false;

@@ -33,6 +33,13 @@ constexpr bool is_tchar(char c) { return token_chars[static_cast<unsigned char>(
 /// Whether `c` is optional whitespace (OWS): a space or a horizontal tab.
 constexpr bool is_ows(char c) { return c == ' ' || c == '\t'; }
 
+/// `s` without the optional white space (spaces and tabs) at either end.
+constexpr std::string_view trim_ows(std::string_view s) {
+  while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
+  return s;
+}
+
 /// The first byte in [p, end) that may not appear inside a line: a control
 /// character other than HTAB (CR and LF included), or DEL. Returns `end` if
 /// there is none. Bytes 0x80-0xFF (obs-text) may appear.

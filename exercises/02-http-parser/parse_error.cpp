@@ -16,7 +16,7 @@ int status_for(parse_error error) {
 }
 
 std::string_view reason_phrase(int status) {
-  switch (status) {  // RFC 9110 §15
+  switch (status) {  // RFC 9110, section 15
   case 100: return "Continue";
   case 101: return "Switching Protocols";
   case 200: return "OK";
@@ -35,12 +35,10 @@ std::string_view reason_phrase(int status) {
   case 308: return "Permanent Redirect";
   case 400: return "Bad Request";
   case 401: return "Unauthorized";
-  case 402: return "Payment Required";
   case 403: return "Forbidden";
   case 404: return "Not Found";
   case 405: return "Method Not Allowed";
   case 406: return "Not Acceptable";
-  case 407: return "Proxy Authentication Required";
   case 408: return "Request Timeout";
   case 409: return "Conflict";
   case 410: return "Gone";
@@ -54,6 +52,7 @@ std::string_view reason_phrase(int status) {
   case 421: return "Misdirected Request";
   case 422: return "Unprocessable Content";
   case 426: return "Upgrade Required";
+  case 429: return "Too Many Requests";
   case 431: return "Request Header Fields Too Large";
   case 500: return "Internal Server Error";
   case 501: return "Not Implemented";

@@ -32,14 +32,17 @@ int main(int argc, char* argv[]) {
                                           "per connection, with timeouts (chapter 7).");
   flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8087")
       .option("idle-ms", "MS", "close a kept-alive connection idle this long", "5000")
+      .range(1, 86'400'000)
       .option("request-ms", "MS", "answer 408 to a request slower than this", "10000")
-      .option("max-connections", "N", "answer 503 to connections beyond this many", "10000");
+      .range(1, 86'400'000)
+      .option("max-connections", "N", "answer 503 to connections beyond this many", "10000")
+      .range(1, 10'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
     const rdv::web::server_options options{
-        .idle_timeout = std::chrono::milliseconds(flags.number("idle-ms", 1, 86'400'000)),
-        .request_timeout = std::chrono::milliseconds(flags.number("request-ms", 1, 86'400'000)),
-        .max_connections = static_cast<std::size_t>(flags.number("max-connections", 1, 10'000'000)),
+        .idle_timeout = std::chrono::milliseconds(flags.number("idle-ms")),
+        .request_timeout = std::chrono::milliseconds(flags.number("request-ms")),
+        .max_connections = static_cast<std::size_t>(flags.number("max-connections")),
         .log = &std::cerr};
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http");

@@ -7,19 +7,13 @@ namespace rdv::http {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 // Calls `each` with every non-empty element of the comma-separated `list`,
 // trimmed, until it returns an error.
 template <class Each>
 parse_error for_each_element(std::string_view list, Each each) {
   while (!list.empty()) {
     const auto comma = std::min(list.find(','), list.size());
-    if (const auto element = trim(list.substr(0, comma)); !element.empty()) {
+    if (const auto element = trim_ows(list.substr(0, comma)); !element.empty()) {
       if (const parse_error e = each(element); e != parse_error::none) return e;
     }
     list.remove_prefix(std::min(comma + 1, list.size()));
@@ -31,7 +25,7 @@ parse_error for_each_element(std::string_view list, Each each) {
 
 //! [parse_content_length]
 parse_error parse_content_length(std::string_view value, std::optional<std::uint64_t>& length) {
-  if (trim(value).empty()) return parse_error::bad_content_length;
+  if (trim_ows(value).empty()) return parse_error::bad_content_length;
   return for_each_element(value, [&length](std::string_view number) {
     std::uint64_t n = 0;
     const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);

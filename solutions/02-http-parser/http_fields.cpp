@@ -6,18 +6,12 @@ namespace rdv::http {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 bool has_token(std::string_view list, std::string_view token) {
   while (!list.empty()) {
     const auto comma = std::min(list.find(','), list.size());
-    if (iequals(trim(list.substr(0, comma)), token)) return true;
+    if (iequals(trim_ows(list.substr(0, comma)), token)) return true;
     list.remove_prefix(std::min(comma + 1, list.size()));
   }
   return false;
@@ -42,7 +36,7 @@ parse_error parse_field_line(std::string_view line, field& out) {
     const bool spaced = colon != line.npos && colon > name_end && line[colon] == ':';
     return spaced ? parse_error::space_before_colon : parse_error::bad_field_name;
   }
-  out = {line.substr(0, name_end), trim(line.substr(name_end + 1))};
+  out = {line.substr(0, name_end), trim_ows(line.substr(name_end + 1))};
   return parse_error::none;
   // END EXERCISE
 }

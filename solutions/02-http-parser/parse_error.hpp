@@ -51,8 +51,8 @@ enum class parse_error {
 /// 400, 413, 414, 431, 501 or 505 (200 for parse_error::none).
 int status_for(parse_error error);
 
-/// The reason phrase of the statuses RFC 9110 defines: "Bad Request" for
-/// 400, "Request Timeout" for 408, ...; "" for others.
+/// The reason phrase of a status that RFC 9110 defines: "Bad Request" for
+/// 400, "Not Modified" for 304, ...; "" for others.
 std::string_view reason_phrase(int status);
 
 /// One short sentence saying what was wrong, for logs and error replies.

@@ -59,16 +59,9 @@ void ping(long rounds) {
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("pingpong", "Two processes play ping-pong, then one crashes while "
                                     "another monitors it (chapter 3).");
-  flags.option("rounds", "N", "round trips of the ball", "100000");
+  flags.option("rounds", "N", "round trips of the ball", "100000").range(1, 1'000'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  long rounds = 0;
-  try {
-    rounds = flags.number("rounds", 1, 1'000'000'000);
-  } catch (const rdv::cli::usage_error& e) {
-    std::cerr << "pingpong: " << e.what() << "\n\n";
-    flags.print_usage(std::cerr);
-    return 2;
-  }
+  const long rounds = static_cast<long>(flags.number("rounds"));
   try {
     scheduler node({.crash_log = nullptr});  // the crash is on purpose: do not report it
     node.spawn([rounds] { ping(rounds); });

@@ -12,18 +12,11 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("ring", "N processes in a ring pass a token round M times "
                                 "(N×M messages); prints the cost of a spawn, of a hop, and "
                                 "the memory of a process (chapter 5).");
-  flags.positional("N", "processes in the ring");
-  flags.positional("M", "laps of the token");
+  flags.positional("N", "processes in the ring").range(1, 100'000'000);
+  flags.positional("M", "laps of the token").range(1, 1'000'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  long n = 0, m = 0;
-  try {
-    n = flags.number("N", 1, 100'000'000);
-    m = flags.number("M", 1, 1'000'000'000);
-  } catch (const rdv::cli::usage_error& e) {
-    std::cerr << "ring: " << e.what() << "\n\n";
-    flags.print_usage(std::cerr);
-    return 2;
-  }
+  const long n = static_cast<long>(flags.number("N"));
+  const long m = static_cast<long>(flags.number("M"));
   try {
     rdv::proc::scheduler node;
     const rdv::ring::result r = rdv::ring::run(node, n, m);

@@ -33,16 +33,10 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("idle_echo", "Echoes every byte back, one process per connection, and "
                                      "closes connections that stay idle (chapter 6).");
   flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:7007");
-  flags.option("idle-ms", "MS", "close a connection after this long without a byte", "10000");
+  flags.option("idle-ms", "MS", "close a connection after this long without a byte", "10000")
+      .range(1, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  std::chrono::milliseconds idle{};
-  try {
-    idle = std::chrono::milliseconds(flags.number("idle-ms", 1, 86'400'000));
-  } catch (const rdv::cli::usage_error& e) {
-    std::cerr << "idle_echo: " << e.what() << "\n\n";
-    flags.print_usage(std::cerr);
-    return 2;
-  }
+  const std::chrono::milliseconds idle(flags.number("idle-ms"));
   try {
     boost::asio::io_context io(1);
     auto acceptor = listen(io, flags.endpoint("listen"));

@@ -189,6 +189,9 @@ TEST(Responses, TellWhetherTheConnectionStaysOpen) {
   }
   EXPECT_EQ(rdv::http::reason_phrase(431), "Request Header Fields Too Large");
   EXPECT_EQ(rdv::http::reason_phrase(408), "Request Timeout");
+  EXPECT_EQ(rdv::http::reason_phrase(405), "Method Not Allowed");
+  EXPECT_EQ(rdv::http::reason_phrase(504), "Gateway Timeout");
+  EXPECT_EQ(rdv::http::reason_phrase(299), "");
 }
 
 }  // namespace

@@ -85,6 +85,24 @@ TEST(Flags, PositionalsAreRequiredInOrder) {
   EXPECT_FALSE(parse(g, {"1000"}));
 }
 
+TEST(Flags, RangesAreCheckedWhileParsing) {
+  for (const char* bad : {"0", "65536", "-3", "lots"}) {
+    flags f("program", "A test program.");
+    f.option("backlog", "N", "the listen backlog", "128").range(1, 65535);
+    EXPECT_FALSE(parse(f, {"--backlog", bad})) << bad;
+    EXPECT_EQ(f.exit_status(), 2) << bad;
+  }
+  flags f("program", "A test program.");
+  f.option("backlog", "N", "the listen backlog", "128").range(1, 65535);
+  f.positional("M", "laps").range(1, 10);
+  ASSERT_TRUE(parse(f, {"--backlog", "7", "3"}));
+  EXPECT_EQ(f.number("backlog"), 7);
+  EXPECT_EQ(f.number("M"), 3);
+  flags g("program", "A test program.");
+  g.positional("M", "laps").range(1, 10);
+  EXPECT_FALSE(parse(g, {"11"}));
+}
+
 TEST(HostPort, ParsesNamesAddressesAndIpv6) {
   EXPECT_EQ(rdv::cli::parse_host_port("localhost:80").host, "localhost");
   EXPECT_EQ(rdv::cli::parse_host_port("[::1]:8080").host, "::1");

@@ -13,7 +13,7 @@ from . import ui
 # What building and testing the course needs.
 BUILD = ["cmake", "ninja-build", "g++", "clang", "libclang-rt-14-dev", "ccache", "git",
          "libboost1.81-dev", "libboost-context1.81-dev", "libboost-json1.81-dev",
-         "libgtest-dev", "libhttp-parser-dev", "libpugixml-dev", "netcat-openbsd",
+         "libgtest-dev", "libhttp-parser-dev", "libpugixml-dev", "netcat-openbsd", "iproute2",
          "doxygen", "graphviz", "doxygen-awesome-css"]
 # What writing the book needs (installed with the build: CMake looks for it
 # when it configures, and ./course test and ./course book share one build).

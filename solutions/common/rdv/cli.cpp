@@ -61,6 +61,15 @@ flags& flags::positional(std::string name, std::string help) {
   return *this;
 }
 
+flags& flags::range(long long min, long long max) {
+  if (declared_.empty()) throw std::logic_error("range() needs a flag declared before it");
+  declared& last = declared_.back();
+  last.ranged = true;
+  last.min = min;
+  last.max = max;
+  return *this;
+}
+
 bool flags::parse(int argc, const char* const argv[]) {
   try {
     parse_or_throw(argc, argv);
@@ -129,6 +138,7 @@ void flags::check_values(const declared& d) {
   for (const std::string& v : d.values) {
     try {
       if (d.value_name == "HOST:PORT") parse_host_port(v);
+      if (d.ranged) parse_number(v, d.min, d.max);
       if (d.value_name == "N" || d.value_name == "MS") parse_number(v, 0, LLONG_MAX);
     } catch (const usage_error& e) {
       throw usage_error((d.what == kind::positional ? d.name : "--" + d.name) + ": " + e.what());
@@ -176,6 +186,13 @@ long long flags::number(std::string_view name, long long min, long long max) con
   } catch (const usage_error& e) {
     throw usage_error(std::string(name) + ": " + e.what());
   }
+}
+
+long long flags::number(std::string_view name) const {
+  const declared& d = find(name);
+  if (!d.ranged)
+    throw std::logic_error("flag '" + std::string(name) + "' was declared without range()");
+  return number(name, d.min, d.max);
 }
 
 void flags::print_usage(std::ostream& out) const {

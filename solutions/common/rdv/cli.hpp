@@ -48,6 +48,9 @@ public:
   flags& toggle(std::string name, std::string help);
   /// Declares a positional argument; positionals are required, in order.
   flags& positional(std::string name, std::string help);
+  /// Makes the flag or positional declared last a whole number in [min, max],
+  /// checked while parsing (so a bad one is a usage error, status 2).
+  flags& range(long long min, long long max);
 
   /// Parses the command line. Returns false when the program should exit
   /// now with exit_status(): after `--help` (status 0) or a usage error,
@@ -66,6 +69,8 @@ public:
   host_port endpoint(std::string_view name) const;
   /// value() parsed as a whole number in [min, max].
   long long number(std::string_view name, long long min, long long max) const;
+  /// value() parsed as a whole number, in the range() it was declared with.
+  long long number(std::string_view name) const;
 
   /// Writes the usage text that `--help` prints.
   void print_usage(std::ostream& out) const;
@@ -77,6 +82,8 @@ private:
     kind what = kind::option;
     std::vector<std::string> values;  // defaults until parse() sees the flag
     bool given = false;
+    bool ranged = false;  // a number within [min, max] (see range())
+    long long min = 0, max = 0;
   };
   declared& find(std::string_view name, std::string_view as_written);
   const declared& find(std::string_view name) const;

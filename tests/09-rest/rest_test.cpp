@@ -1,0 +1,158 @@
+// Chapter 9: the rest-server's resources over real connections — OPTIONS,
+// 405, 406, Vary, and one resource in two representations.
+#include "chapters_resource.hpp"
+#include "event_loop.hpp"
+#include "processes.hpp"
+#include "router.hpp"
+
+#include "acceptor.hpp"
+#include "rdv/test/book.hpp"
+#include "rdv/test/client.hpp"
+#include "rdv/test/server_thread.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+#include <pugixml.hpp>
+
+#include <memory>
+
+namespace {
+
+using rdv::test::explained_in;
+
+// The rest-server's routes, running in the test process.
+struct rest_server {
+  rdv::test::server_thread thread{
+      rdv::test::server_thread::thread_starter(
+          [](boost::asio::io_context& io, boost::asio::ip::tcp::acceptor& acceptor) {
+            auto node = std::make_shared<rdv::proc::scheduler>(
+                rdv::proc::scheduler_options{.crash_log = nullptr});
+            rdv::proc::run_in(io, *node);
+            auto routes = std::make_shared<rdv::rest::router>();
+            routes->mount("/chapters", std::make_shared<rdv::rest::chapters_resource>());
+            node->spawn([&acceptor, routes] {
+              rdv::web::accept_connections(
+                  acceptor, [routes](rdv::web::request& r) { return routes->handle(r); }, {});
+            });
+            return std::shared_ptr<void>(node);
+          }),
+      {"./course run 09", 8089}};
+
+  // Sends one request and reads its response (to HEAD: without a body).
+  rdv::test::response ask(std::string_view request, bool head = false) {
+    rdv::test::client c(thread);
+    c.send(request);
+    auto r = c.read_response(head);
+    r.raw = c.transcript();  // for failure messages
+    return r;
+  }
+};
+
+TEST(Resource, IsOneResourceInTwoRepresentations) {
+  explained_in("ch09-representations");
+  rest_server s;
+  const auto as_json =
+      s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n");
+  ASSERT_EQ(as_json.status, 200) << as_json.raw;
+  EXPECT_EQ(as_json.field("Content-Type"), "application/json") << as_json.raw;
+  EXPECT_EQ(boost::json::parse(as_json.body).at("title").as_string(), "Processes") << as_json.raw;
+  const auto as_xml =
+      s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: application/xml\r\n\r\n");
+  ASSERT_EQ(as_xml.status, 200) << as_xml.raw;
+  EXPECT_EQ(as_xml.field("Content-Type"), "application/xml") << as_xml.raw;
+  pugi::xml_document xml;
+  ASSERT_TRUE(xml.load_string(as_xml.body.c_str())) << as_xml.raw;
+  EXPECT_STREQ(xml.child("chapter").child("title").text().get(), "Processes");
+  EXPECT_EQ(as_json.field("Vary"), "Accept") << "a negotiated response must say it varies\n"
+                                             << as_json.raw;
+  EXPECT_EQ(as_xml.field("Vary"), "Accept") << as_xml.raw;
+}
+
+TEST(Resource, Answers406WithWhatItOffers) {
+  explained_in("ch09-negotiation");
+  rest_server s;
+  const auto r = s.ask("GET /chapters HTTP/1.1\r\nHost: x\r\nAccept: text/html, image/*\r\n\r\n");
+  EXPECT_EQ(r.status, 406) << r.raw;
+  EXPECT_NE(r.body.find("application/json"), std::string::npos) << r.raw;
+  EXPECT_NE(r.body.find("application/xml"), std::string::npos) << r.raw;
+  EXPECT_EQ(r.field("Vary"), "Accept") << r.raw;
+}
+
+TEST(Resource, Answers405WithAllowForAWrongMethod) {
+  explained_in("ch09-methods");
+  rest_server s;
+  const auto collection = s.ask("DELETE /chapters HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(collection.status, 405) << collection.raw;
+  EXPECT_EQ(collection.field("Allow"), "GET, HEAD, OPTIONS") << collection.raw;
+  const auto item = s.ask("POST /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+  EXPECT_EQ(item.status, 405) << item.raw;
+  EXPECT_EQ(item.field("Allow"), "GET, HEAD, PUT, OPTIONS") << item.raw;
+}
+
+TEST(Resource, Answers404ForWhatIsNotThere) {
+  explained_in("ch09-methods");
+  rest_server s;
+  EXPECT_EQ(s.ask("GET /chapters/42 HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
+  EXPECT_EQ(s.ask("GET /chaptersX HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
+  EXPECT_EQ(s.ask("GET / HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
+}
+
+TEST(Options, OnAResourceTellsItsMethodsAndRepresentations) {
+  explained_in("ch09-options");
+  rest_server s;
+  const auto r = s.ask("OPTIONS /chapters/05 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(r.status, 200) << r.raw;
+  EXPECT_EQ(r.field("Allow"), "GET, HEAD, PUT, OPTIONS") << r.raw;
+  EXPECT_EQ(r.body, "application/json\napplication/xml\n") << r.raw;
+}
+
+TEST(Options, StarAsksAboutTheWholeServer) {
+  explained_in("ch09-options");
+  rest_server s;
+  const auto r = s.ask("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(r.status, 204) << r.raw;
+  const std::string allow = r.field("Allow");
+  for (const char* method : {"OPTIONS", "GET", "HEAD"}) {
+    EXPECT_NE(allow.find(method), std::string::npos) << "Allow: " << allow << "\n" << r.raw;
+  }
+  EXPECT_EQ(s.ask("GET * HTTP/1.1\r\nHost: x\r\n\r\n").status, 400) << "only OPTIONS may name *";
+}
+
+TEST(Put, ChangesTheResourceInEitherRepresentation) {
+  explained_in("ch09-put");
+  rest_server s;
+  const auto by_json =
+      s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Length: 17\r\n\r\n{\"status\":\"done\"}");
+  ASSERT_EQ(by_json.status, 200) << by_json.raw;
+  EXPECT_EQ(boost::json::parse(by_json.body).at("status").as_string(), "done") << by_json.raw;
+  const std::string xml = "<chapter><status>doing</status></chapter>";
+  const auto by_xml =
+      s.ask("PUT /chapters/04 HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\n"
+            "Accept: application/xml\r\nContent-Length: " +
+            std::to_string(xml.size()) + "\r\n\r\n" + xml);
+  ASSERT_EQ(by_xml.status, 200) << by_xml.raw;
+  EXPECT_NE(by_xml.body.find("<status>doing</status>"), std::string::npos) << by_xml.raw;
+  const auto read_back = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(boost::json::parse(read_back.body).at("status").as_string(), "done") << read_back.raw;
+  EXPECT_EQ(s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                  "Content-Length: 4\r\n\r\ndone")
+                .status,
+            415);
+  EXPECT_EQ(s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  "Content-Length: 18\r\n\r\n{\"status\":\"later\"}")
+                .status,
+            400);
+}
+
+TEST(Head, HasTheHeadOfGetWithoutTheBody) {
+  explained_in("ch09-methods");
+  rest_server s;
+  const auto get = s.ask("GET /chapters HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto head = s.ask("HEAD /chapters HTTP/1.1\r\nHost: x\r\n\r\n", true);
+  EXPECT_EQ(head.status, 200) << head.raw;
+  EXPECT_EQ(head.field("Content-Length"), std::to_string(get.body.size())) << head.raw;
+  EXPECT_TRUE(head.body.empty()) << head.raw;
+}
+
+}  // namespace
