@@ -44,6 +44,10 @@ struct response {
   /// The reason phrase; empty: http::reason_phrase(status). Chapter 10 relays
   /// the reason a worker chose.
   std::string reason{};
+  /// With write_body: write the head with MSG_MORE, so that the kernel holds
+  /// it back until the first bytes write_body sends can join it in one packet
+  /// (chapter 8). write_body must then send at least one byte.
+  bool head_joins_body = false;
 };
 // [request]
 
@@ -65,6 +69,10 @@ struct server_options {
   http::limits limits{};
   /// Where to log crashed connections and accept errors (nullptr: nowhere).
   std::ostream* log = nullptr;
+  /// Whether to set TCP_NODELAY on each connection: a partial segment leaves
+  /// at once instead of waiting, by Nagle's algorithm, until what is in flight
+  /// has been acknowledged (chapter 8).
+  bool no_delay = false;
 };
 
 /// A plain-text response with `status` and its reason phrase as the body.

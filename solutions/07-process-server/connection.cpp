@@ -5,6 +5,8 @@
 
 #include <boost/asio/write.hpp>
 
+#include <sys/socket.h>  // MSG_MORE
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -83,13 +85,32 @@ read_result read_more(tcp::socket& socket, connection_buffer& in,
 }
 //! [read_more]
 
+//! [write_more]
+// Writes `bytes` with MSG_MORE: the kernel keeps them until what is written
+// next can go with them (Linux; elsewhere they are simply written).
+void write_more(tcp::socket& socket, std::string_view bytes, boost::system::error_code& ec) {
+#if defined(MSG_MORE)
+  constexpr int more = MSG_MORE;
+#else
+  constexpr int more = 0;
+#endif
+  while (!ec && !bytes.empty()) {
+    bytes.remove_prefix(socket.async_send(asio::buffer(bytes), more, use_process[ec]));
+  }
+}
+//! [write_more]
+
 // Writes the answer to one request: the head, then the body.
 bool send_response(tcp::socket& socket, const response& r, bool keep_alive, bool head_only,
                    std::string& head) {
   write_head(r, keep_alive, head);
   boost::system::error_code ec;
   if (head_only || r.write_body) {
-    asio::async_write(socket, asio::buffer(head), use_process[ec]);
+    if (r.head_joins_body && !head_only && r.write_body) {
+      write_more(socket, head, ec);
+    } else {
+      asio::async_write(socket, asio::buffer(head), use_process[ec]);
+    }
     if (!ec && !head_only && r.write_body) r.write_body(socket);
   } else {
     const std::array<asio::const_buffer, 2> both{asio::buffer(head), asio::buffer(r.body)};
@@ -119,6 +140,7 @@ void answer_and_close(tcp::socket& socket, const response& r) {
 void serve_connection(tcp::socket socket, const handler& handle, const server_options& options) {
   boost::system::error_code ec;
   const tcp::endpoint peer = socket.remote_endpoint(ec);
+  if (options.no_delay) socket.set_option(tcp::no_delay(true), ec);
   http::request_parser parser(options.limits);
   connection_buffer in(options.limits);
   std::string body, head;  // reused: no allocation per request once they have grown

@@ -66,13 +66,16 @@ program::program(std::string path, std::vector<std::string> args, std::size_t li
   ::close(pipe_fds[1]);
   reader_ = std::thread([this, fd = pipe_fds[0]] { read_output(fd); });
   std::unique_lock lock(mutex_);
-  if (!changed_.wait_for(lock, timeout, [&] { return ports_.size() >= listeners; })) {
+  // Until it listens, or its output ends (it exited: no use waiting on).
+  changed_.wait_for(lock, timeout, [&] { return ports_.size() >= listeners || output_ended_; });
+  if (ports_.size() < listeners) {
     lock.unlock();
-    const std::string printed = output();
-    stop();
+    const int status = stop();
+    if (reader_.joinable()) reader_.join();  // a joinable thread must not be destroyed
     throw std::runtime_error("`" + command_line() + "` did not print " + std::to_string(listeners) +
                              " 'listening ROLE URL' line(s) within " +
-                             std::to_string(timeout.count()) + " ms; it printed:\n" + printed);
+                             std::to_string(timeout.count()) + " ms (exit status " +
+                             std::to_string(status) + "); it printed:\n" + output());
   }
 }
 

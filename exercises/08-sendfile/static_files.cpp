@@ -1,0 +1,251 @@
+#include "static_files.hpp"
+
+#include "async_sendfile.hpp"
+#include "byte_range.hpp"
+#include "content_type.hpp"
+#include "http_date.hpp"
+#include "preconditions.hpp"
+#include "target_path.hpp"
+#include "use_process.hpp"
+
+#include <boost/asio/write.hpp>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+
+namespace rdv::files {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using web::response;
+using web::text_response;
+
+namespace {
+
+// What a file's body needs until it has been sent: the open file (closed
+// when the response is gone) and which bytes.
+struct file_body {
+  file_handle file;
+  std::uint64_t offset = 0;
+  std::uint64_t count = 0;
+  bool use_sendfile = true;
+  std::size_t copy_buffer = 0;
+  bool corked = false;  // packing::cork: the handler put the cork in
+};
+
+//! [cork]
+// With the cork in, TCP sends only full segments: the head waits for the
+// file's first bytes. Pulling it out sends what is left. (TCP_NOPUSH on BSD.)
+void cork(tcp::socket& socket, bool in) {
+  const int value = in ? 1 : 0;
+#if defined(TCP_CORK)
+  ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CORK, &value, sizeof value);
+#elif defined(TCP_NOPUSH)
+  ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_NOPUSH, &value, sizeof value);
+#endif
+}
+//! [cork]
+
+//! [send_body]
+// Runs in the connection's process, after the server has written the head.
+void send_body(tcp::socket& socket, const file_body& body) {
+  boost::system::error_code ec;
+  if (body.use_sendfile) {
+    async_sendfile(socket, body.file.get(), body.offset, body.count, proc::use_process[ec]);
+  } else {
+    copy_file(socket, body.file.get(), body.offset, body.count, body.copy_buffer, ec);
+  }
+  if (body.corked) cork(socket, false);
+  if (ec) {
+    // The file shrank, or the client went away: the Content-Length sent
+    // cannot be kept, and only closing the connection tells the client.
+    boost::system::error_code ignored;
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
+  }
+}
+//! [send_body]
+
+std::string hex(std::uint64_t value) {
+  char digits[16];
+  return {digits, std::to_chars(digits, digits + sizeof digits, value, 16).ptr};
+}
+
+// A strong entity tag from the file's identity, size and modification time
+// (to the nanosecond): any write changes it, and so does replacing the file.
+http::validators validators_of(const struct stat& st) {
+  const auto mtime =
+      std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec);
+  return {"\"" + hex(st.st_ino) + "-" + hex(static_cast<std::uint64_t>(st.st_size)) + "-" +
+              hex(static_cast<std::uint64_t>(mtime.count())) + "\"",
+          std::chrono::sys_seconds(std::chrono::seconds(st.st_mtim.tv_sec))};
+}
+
+response refused(int status, std::string_view why) {
+  return text_response(status, std::string(why) + "\n");
+}
+
+// The answer for what root_directory::open() said.
+response open_failed(const boost::system::error_code& ec) {
+  namespace errc = boost::system::errc;
+  if (ec == errc::cross_device_link) return refused(403, "the path leads outside the root");
+  if (ec == errc::permission_denied || ec == errc::operation_not_permitted)
+    return text_response(403);
+  if (ec == errc::no_such_file_or_directory || ec == errc::not_a_directory ||
+      ec == errc::too_many_symbolic_link_levels || ec == errc::filename_too_long) {
+    return text_response(404);
+  }
+  return text_response(500);
+}
+
+// A directory asked for without the final '/': relative links in its
+// index.html would resolve against the parent, so send the client there.
+response moved_to_directory(std::string_view target) {
+  const auto query = target.find('?');
+  std::string location(target.substr(0, query));
+  location += '/';
+  if (query != std::string_view::npos) location += target.substr(query);
+  response r = text_response(301);
+  r.fields.emplace_back("Location", std::move(location));
+  return r;
+}
+
+class file_server {
+public:
+  explicit file_server(const static_options& options)
+      : root_(options.root, options.how), options_(options) {}
+
+  response operator()(web::request& request) const {
+    response r = answer(request);
+    r.fields.emplace_back("Date", http::http_date_now());
+    return r;
+  }
+
+private:
+  response answer(web::request& request) const;
+  response answer_with_file(web::request& request, file_handle file, const struct stat& st,
+                            std::string_view name) const;
+
+  root_directory root_;
+  static_options options_;
+};
+
+//! [answer]
+response file_server::answer(web::request& request) const {
+  const http::request_head& head = request.head;
+  if (head.method != "GET" && head.method != "HEAD") {
+    response r = text_response(405);
+    r.fields.emplace_back("Allow", "GET, HEAD");
+    return r;
+  }
+  const local_path path = local_path_for(head.target);
+  if (path.status != 0) return refused(path.status, path.why);
+  boost::system::error_code ec;
+  file_handle file = root_.open(path.relative, ec);
+  if (ec) return open_failed(ec);
+  struct stat st {};
+  if (::fstat(file.get(), &st) != 0) return text_response(500);
+  std::string name = path.relative;  // its extension gives the Content-Type
+  if (S_ISDIR(st.st_mode)) {
+    if (!path.trailing_slash) return moved_to_directory(head.target);
+    name = path.relative.empty() ? "index.html" : path.relative + "/index.html";
+    file = root_.open(name, ec);
+    if (ec == boost::system::errc::no_such_file_or_directory)
+      return refused(404, "no index.html here");
+    if (ec) return open_failed(ec);
+    if (::fstat(file.get(), &st) != 0) return text_response(500);
+  } else if (path.trailing_slash) {
+    return text_response(404);  // a file is not a directory
+  }
+  if (!S_ISREG(st.st_mode)) return refused(403, "not a regular file");
+  return answer_with_file(request, std::move(file), st, name);
+}
+//! [answer]
+
+//! [answer_with_file]
+response file_server::answer_with_file(web::request& request, file_handle file,
+                                       const struct stat& st, std::string_view name) const {
+  const http::request_head& head = request.head;
+  const bool get = head.method == "GET";
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  const http::validators v = validators_of(st);
+  const http::conditions conditions = http::conditions::of(head.fields);
+  response r;
+  r.fields = {{"Last-Modified", http::format_http_date(v.last_modified)}, {"ETag", v.etag}};
+  switch (http::evaluate(conditions, true, v)) {
+  case http::precondition::proceed: break;
+  case http::precondition::failed: return text_response(412);
+  case http::precondition::not_modified:
+    // No content, but a Content-Length, if any, must be the 200's: so the
+    // length is the file's and the body hook sends nothing.
+    r.status = 304;
+    r.body_length = size;
+    r.write_body = [](tcp::socket&) {};
+    return r;
+  }
+  r.fields.emplace_back("Content-Type", content_type_for(name));
+  r.fields.emplace_back("Accept-Ranges", "bytes");
+  http::range_decision range;
+  if (get && http::range_still_applies(conditions, v))
+    range = http::decide_range(head.fields.find("Range"), size);
+  if (range.what == http::range_decision::unsatisfiable) {
+    response wrong = text_response(416);
+    wrong.fields.emplace_back("Content-Range", http::content_range(range, size));
+    return wrong;
+  }
+  auto body = std::make_shared<file_body>(
+      file_body{std::move(file), 0, size, options_.use_sendfile, options_.copy_buffer});
+  if (range.what == http::range_decision::partial) {
+    r.status = 206;
+    r.fields.emplace_back("Content-Range", http::content_range(range, size));
+    body->offset = range.first;
+    body->count = range.last - range.first + 1;
+  }
+  r.body_length = body->count;
+  r.write_body = [body](tcp::socket& socket) { send_body(socket, *body); };
+  // The head and the file's first bytes in one packet (see the book).
+  r.head_joins_body = options_.pack == packing::joined && body->count > 0;
+  body->corked = options_.pack == packing::cork && get && body->count > 0;
+  if (body->corked) cork(request.socket, true);
+  return r;
+}
+//! [answer_with_file]
+
+}  // namespace
+
+web::handler static_files(const static_options& options) {
+  auto server = std::make_shared<const file_server>(options);
+  return [server](web::request& request) { return (*server)(request); };
+}
+
+//! [copy_file]
+void copy_file(tcp::socket& socket, int file, std::uint64_t offset, std::uint64_t count,
+               std::size_t buffer_size, boost::system::error_code& ec) {
+  ec.clear();
+  const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(count, buffer_size));
+  const auto buffer = std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(size, 1));
+  for (std::uint64_t done = 0; done < count;) {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(count - done, size));
+    const ssize_t n = ::pread(file, buffer.get(), want, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ec = n == 0 ? boost::system::error_code(asio::error::eof)
+                  : boost::system::error_code(errno, boost::system::system_category());
+      return;
+    }
+    asio::async_write(socket, asio::buffer(buffer.get(), static_cast<std::size_t>(n)),
+                      proc::use_process[ec]);
+    if (ec) return;
+    done += static_cast<std::uint64_t>(n);
+  }
+}
+//! [copy_file]
+
+}  // namespace rdv::files

@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// Chapter 8: the static-file handler — chapter 7's server answering GET and
+/// HEAD from a directory, with validators, ranges and sendfile(2).
+
+#include "root_directory.hpp"
+#include "web.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace rdv::files {
+
+// [packing]
+/// How a response's head and its file are handed to TCP. `joined` is the
+/// one to use; the others are there for the experiment in the book.
+enum class packing {
+  joined,    ///< TCP_NODELAY, and the head written with MSG_MORE: it leaves with the file
+  separate,  ///< TCP_NODELAY, the head written on its own: a small packet of its own
+  nagle,     ///< the head on its own, Nagle's algorithm on (what a naive server does)
+  cork,      ///< Nagle on, and TCP_CORK from the head to the file's last byte
+};
+// [packing]
+
+/// Whether connections should have TCP_NODELAY set for `p` (see
+/// web::server_options::no_delay).
+constexpr bool wants_no_delay(packing p) { return p == packing::joined || p == packing::separate; }
+
+/// How static_files() serves.
+struct static_options {
+  std::string root;                       ///< the directory to serve
+  bool use_sendfile = true;               ///< false: a read/write loop through a buffer
+  confinement how = confinement::kernel;  ///< how paths are kept beneath the root
+  std::size_t copy_buffer = 64 * 1024;    ///< the read/write loop's buffer
+  packing pack = packing::joined;         ///< how the head and the file meet TCP
+};
+
+/// A chapter 7 handler serving the files beneath `options.root` (opened now:
+/// throws std::system_error if it is not a directory). GET and HEAD only
+/// (405 otherwise); a directory is served by its index.html (a target
+/// without the final '/' is redirected, 301, to one with it). Sends
+/// Content-Type by extension, Last-Modified and a strong ETag, answers
+/// conditional requests (304, 412) and single ranges (206, 416), and sends
+/// the bytes with async_sendfile() or the read/write loop. Refuses what would
+/// leave the root: 400 or 403 for the target's form (local_path_for()), 403
+/// for a symbolic link leading out; 404 for what is not there.
+web::handler static_files(const static_options& options);
+
+/// Sends `count` bytes of `file` from `offset` to `socket` by reading them
+/// into a buffer of `buffer_size` bytes and writing that, the way servers
+/// did before sendfile(2); in the calling process. Sets `ec` as
+/// async_sendfile() does (eof when the file shrank).
+void copy_file(boost::asio::ip::tcp::socket& socket, int file, std::uint64_t offset,
+               std::uint64_t count, std::size_t buffer_size, boost::system::error_code& ec);
+
+}  // namespace rdv::files

@@ -1,0 +1,98 @@
+// static-server: serves the files of a directory over HTTP with sendfile(2)
+// — chapter 7's process-per-connection server with chapter 8's handler. It
+// also serves the book: ./course book. Try: ./course run 08 --root chapters,
+// then `curl -v http://127.0.0.1:8000/08-sendfile.md`.
+#include "acceptor.hpp"
+#include "event_loop.hpp"
+#include "processes.hpp"
+#include "static_files.hpp"
+
+#include "rdv/server.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <csignal>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <system_error>
+
+namespace {
+
+std::optional<rdv::files::packing> packing_named(const std::string& name) {
+  using rdv::files::packing;
+  if (name == "joined") return packing::joined;
+  if (name == "separate") return packing::separate;
+  if (name == "nagle") return packing::nagle;
+  if (name == "cork") return packing::cork;
+  return std::nullopt;
+}
+
+// Linux's TCP_CONGESTION; the book's experiment compares BBR with CUBIC.
+void set_congestion_control(boost::asio::ip::tcp::acceptor& acceptor, const std::string& name) {
+#if defined(TCP_CONGESTION)
+  if (::setsockopt(acceptor.native_handle(), IPPROTO_TCP, TCP_CONGESTION, name.data(),
+                   static_cast<socklen_t>(name.size())) == 0) {
+    return;
+  }
+  throw std::system_error(errno, std::system_category(),
+                          "--congestion " + name +
+                              " (see /proc/sys/net/ipv4/"
+                              "tcp_available_congestion_control)");
+#else
+  throw std::runtime_error("--congestion: not on this system (" + name + ")");
+#endif
+}
+
+}  // namespace
+
+//! [main]
+int main(int argc, char* argv[]) {
+  rdv::cli::flags flags("static-server", "Serves the files beneath a directory over HTTP, sending "
+                                         "them with sendfile(2) (chapter 8).");
+  flags.option("root", "DIR", "the directory to serve", ".")
+      .option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8000")
+      .toggle("no-sendfile", "send files with a read/write loop instead, to compare")
+      .option("packing", "HOW",
+              "how the head and the file meet TCP: joined, separate, nagle or cork (the book's "
+              "experiment)",
+              "joined")
+      .option(
+          "congestion", "NAME",
+          "TCP congestion control for the connections (cubic, bbr, ...); default: the system's");
+  if (!flags.parse(argc, argv)) return flags.exit_status();
+  const auto pack = packing_named(flags.value("packing"));
+  if (!pack) {
+    std::cerr << "static-server: --packing: expected joined, separate, nagle or cork, got "
+              << flags.value("packing") << '\n';
+    return 2;
+  }
+  // sendfile(2) to a client that has gone raises SIGPIPE, which would end
+  // the server; with it ignored, the call fails with EPIPE instead.
+  std::signal(SIGPIPE, SIG_IGN);
+  try {
+    const rdv::web::handler handle = rdv::files::static_files(
+        {.root = flags.value("root"), .use_sendfile = !flags.is_on("no-sendfile"), .pack = *pack});
+    boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
+    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http");
+    if (const std::string& name = flags.value("congestion"); !name.empty()) {
+      set_congestion_control(acceptor, name);  // accepted connections inherit it
+    }
+    rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptor reports crashed connections
+    rdv::proc::run_in(io, node);
+    const rdv::web::server_options options{.log = &std::cerr,
+                                           .no_delay = rdv::files::wants_no_delay(*pack)};
+    node.spawn([&] { rdv::web::accept_connections(acceptor, handle, options); });
+    rdv::stop_on_signals(io);
+    io.run();
+  } catch (const std::exception& e) {
+    std::cerr << "static-server: " << e.what() << '\n';
+    return 1;
+  }
+}
+//! [main]

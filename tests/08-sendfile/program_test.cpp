@@ -1,0 +1,83 @@
+// Chapter 8's program, run as a child process: conventions, both ways of
+// sending, clients that leave mid-file, and a root that is not there.
+#include "static_fixture.hpp"
+
+#include "rdv/test/book.hpp"
+#include "rdv/test/program.hpp"
+
+#include <filesystem>
+
+namespace {
+
+using rdv::test::explained_in;
+
+const std::string server = rdv::test::built_program("static-server");
+
+TEST(Program, ServesADirectoryAndStopsCleanlyOnSigterm) {
+  explained_in("ch08-main");
+  const ch08::filled_root tree;
+  rdv::test::program p(server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0"});
+  rdv::test::client c(p.port("http"));
+  c.send("GET /docs/ HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(c.read_response().body, "<h1>docs</h1>\n") << c.transcript();
+  EXPECT_EQ(p.stop(), 0) << p.output();
+}
+
+TEST(Program, SendsTheSameBytesEveryWay) {
+  explained_in("ch08-packets");
+  const ch08::filled_root tree;
+  const std::string big = ch08::pattern(ch08::temp_root::big_size);
+  for (const char* packing : {"joined", "separate", "nagle", "cork"}) {
+    for (const bool sendfile : {true, false}) {
+      std::vector<std::string> args = {"--root",      tree.root().string(), "--listen",
+                                       "127.0.0.1:0", "--packing",          packing};
+      if (!sendfile) args.emplace_back("--no-sendfile");
+      rdv::test::program p(server, args);
+      const auto d = ch08::fetch_until_closed(
+          p.port("http"), "GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      EXPECT_EQ(d.problem, "") << p.command_line();
+      ch08::expect_body(big, d.body, p.command_line());
+      rdv::test::client c(p.port("http"));  // and a HEAD, which sends no body, then a GET
+      c.send(
+          "HEAD /hello.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+      EXPECT_EQ(c.read_response(true).status, 200) << p.command_line() << "\n" << c.transcript();
+      EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << p.command_line() << "\n"
+                                                                << c.transcript();
+    }
+  }
+}
+
+TEST(Program, RejectsAnUnknownPacking) {
+  explained_in("ch08-main");
+  const auto r = rdv::test::run_to_end(server, {"--packing", "tight", "--listen", "127.0.0.1:0"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("joined"), std::string::npos) << "the error lists the choices: " << r.err;
+}
+
+TEST(Program, SurvivesClientsThatLeaveMidFile) {
+  explained_in("ch08-shrink");
+  const ch08::filled_root tree;
+  tree.sparse("huge.bin", 64 * 1024 * 1024);
+  rdv::test::program p(server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0"});
+  for (int i = 0; i < 3; ++i) {
+    rdv::test::client leaving(p.port("http"));
+    leaving.send("GET /huge.bin HTTP/1.1\r\nHost: x\r\n\r\n");
+    leaving.read_exactly(100'000);
+  }  // each closes with megabytes unread: the server's next sendfile fails (EPIPE, and SIGPIPE)
+  rdv::test::client c(p.port("http"));
+  c.send("GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript() << "\n" << p.output();
+  EXPECT_TRUE(p.running()) << "a client leaving must not kill the server (SIGPIPE?)\n"
+                           << p.output();
+}
+
+TEST(Program, RefusesARootThatIsNotADirectory) {
+  explained_in("ch08-main");
+  ch08::temp_root tree;
+  const auto r = rdv::test::run_to_end(
+      server, {"--root", (tree.root() / "missing").string(), "--listen", "127.0.0.1:0"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("missing"), std::string::npos) << "the error names the root: " << r.err;
+}
+
+}  // namespace

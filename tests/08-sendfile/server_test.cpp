@@ -1,0 +1,334 @@
+// Chapter 8: the static-file server, over a temporary root — files, HEAD,
+// directories, refusals, validators, ranges, sendfile and its read/write
+// twin, keep-alive and pipelining, and files that shrink while being sent.
+#include "static_fixture.hpp"
+
+#include "http_date.hpp"
+#include "tcp_segments.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <vector>
+
+namespace {
+
+using rdv::test::explained_in;
+using rdv::test::quoted;
+
+std::string get(std::string_view target, std::string_view more_fields = "") {
+  return "GET " + std::string(target) + " HTTP/1.1\r\nHost: x\r\n" + std::string(more_fields) +
+         "\r\n";
+}
+
+// The usual tree, served, and a client connected to it.
+class StaticServer : public ::testing::Test {
+protected:
+  ch08::filled_root tree;
+  ch08::server s{tree};
+  rdv::test::client c{s.thread};
+};
+
+TEST_F(StaticServer, ServesAFileWithItsTypeAndLength) {
+  explained_in("ch08-handler");
+  c.send(get("/hello.txt"));
+  const auto r = c.read_response();
+  EXPECT_EQ(r.status, 200) << c.transcript();
+  EXPECT_EQ(r.body, ch08::temp_root::hello) << c.transcript();
+  EXPECT_EQ(r.field("Content-Type"), "text/plain; charset=utf-8") << c.transcript();
+  EXPECT_EQ(r.field("Content-Length"), std::to_string(ch08::temp_root::hello.size()))
+      << c.transcript();
+  EXPECT_EQ(r.field("Accept-Ranges"), "bytes") << c.transcript();
+  EXPECT_TRUE(rdv::http::parse_http_date(r.field("Date"))) << "a Date field in IMF-fixdate\n"
+                                                           << c.transcript();
+  c.send(get("/docs/style.css"));
+  EXPECT_EQ(c.read_response().field("Content-Type"), "text/css; charset=utf-8") << c.transcript();
+  c.send(get("/empty.txt"));
+  const auto empty = c.read_response();
+  EXPECT_EQ(empty.status, 200) << c.transcript();
+  EXPECT_EQ(empty.field("Content-Length"), "0") << c.transcript();
+}
+
+TEST_F(StaticServer, AnswersHeadWithTheHeadOnly) {
+  explained_in("ch08-handler");
+  c.send("HEAD /big.bin HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto r = c.read_response(true);
+  EXPECT_EQ(r.status, 200) << c.transcript();
+  EXPECT_EQ(r.field("Content-Length"), std::to_string(ch08::temp_root::big_size)) << c.transcript();
+  c.send(get("/hello.txt"));  // no stray body bytes in between
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+}
+
+TEST_F(StaticServer, ServesIndexHtmlForADirectory) {
+  explained_in("ch08-handler");
+  c.send(get("/"));
+  EXPECT_EQ(c.read_response().body, "<h1>the root</h1>\n") << c.transcript();
+  c.send(get("/docs/"));
+  const auto docs = c.read_response();
+  EXPECT_EQ(docs.body, "<h1>docs</h1>\n") << c.transcript();
+  EXPECT_EQ(docs.field("Content-Type"), "text/html; charset=utf-8") << c.transcript();
+  c.send(get("/docs?lang=en"));
+  const auto moved = c.read_response();
+  EXPECT_EQ(moved.status, 301) << "a directory without its final '/' is redirected\n"
+                               << c.transcript();
+  EXPECT_EQ(moved.field("Location"), "/docs/?lang=en") << c.transcript();
+}
+
+TEST_F(StaticServer, Answers404ForWhatIsNotThere) {
+  explained_in("ch08-handler");
+  for (const char* target : {"/missing.txt", "/no-index/", "/hello.txt/", "/docs/missing/x.html"}) {
+    c.send(get(target));
+    const auto r = c.read_response();
+    EXPECT_EQ(r.status, 404) << target << "\n" << c.transcript();
+    EXPECT_LT(r.body.size(), 100u) << "a short body";
+  }
+}
+
+TEST_F(StaticServer, Answers405WithAllowToOtherMethods) {
+  explained_in("ch08-handler");
+  c.send("POST /hello.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+  auto r = c.read_response();
+  EXPECT_EQ(r.status, 405) << c.transcript();
+  EXPECT_EQ(r.field("Allow"), "GET, HEAD") << c.transcript();
+  c.send("DELETE /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(c.read_response().status, 405) << c.transcript();
+  c.send(get("/hello.txt"));  // the connection goes on
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+}
+
+TEST_F(StaticServer, RefusesWhatIsNotARegularFile) {
+  explained_in("ch08-handler");
+  c.send(get("/fifo"));
+  EXPECT_EQ(c.read_response().status, 403) << "a FIFO is not served (nor waited on)\n"
+                                           << c.transcript();
+}
+
+TEST_F(StaticServer, RefusesEveryPathOutOfTheRoot) {
+  explained_in("ch08-confinement");
+  const std::string absolute = (tree.outside() / "secret.txt").string();
+  const std::vector<std::string> targets = {
+      "/../outside/secret.txt",
+      "/docs/../../outside/secret.txt",
+      "/%2e%2e/outside/secret.txt",
+      "/docs/%2E%2E/%2e%2e/outside/secret.txt",
+      "/docs/..%2f..%2foutside%2fsecret.txt",
+      "/%2F" + absolute.substr(1),
+      "/" + absolute,  // "//tmp/...": inside the root, where it is not
+      "/link-out",
+      "/link-abs",
+      "/docs/link-up",
+      "/link-dir-out/secret.txt",
+      "/link-out%00.txt",
+      "http://x/../outside/secret.txt",
+  };
+  for (const auto& target : targets) {
+    c.send(get(target));
+    const auto r = c.read_response();
+    EXPECT_TRUE(r.status == 400 || r.status == 403 || r.status == 404)
+        << quoted(target) << " got " << r.status << "\n"
+        << c.transcript();
+    EXPECT_EQ(r.body.find("SECRET"), std::string::npos) << quoted(target) << " leaked the secret";
+  }
+  c.send(get("/link-out"));
+  EXPECT_EQ(c.read_response().status, 403) << "a link out of the root: 403\n" << c.transcript();
+  c.send(get("/%2e%2e/outside/secret.txt"));
+  EXPECT_EQ(c.read_response().status, 403) << "an encoded '..': 403\n" << c.transcript();
+}
+
+TEST_F(StaticServer, FollowsLinksThatStayInside) {
+  explained_in("ch08-confinement");
+  for (const char* target : {"/link-in", "/docs/link-in"}) {
+    c.send(get(target));
+    EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << target << "\n" << c.transcript();
+  }
+}
+
+TEST_F(StaticServer, SendsLastModifiedAndAStrongEtag) {
+  explained_in("ch08-conditional");
+  c.send(get("/hello.txt"));
+  const auto r = c.read_response();
+  struct stat st {};
+  ASSERT_EQ(::stat((tree.root() / "hello.txt").c_str(), &st), 0);
+  EXPECT_EQ(rdv::http::parse_http_date(r.field("Last-Modified")),
+            std::chrono::sys_seconds(std::chrono::seconds(st.st_mtim.tv_sec)))
+      << c.transcript();
+  const std::string etag = r.field("ETag");
+  EXPECT_TRUE(etag.size() > 2 && etag.front() == '"' && etag.back() == '"')
+      << "a strong entity tag is quoted and has no W/\n"
+      << c.transcript();
+  tree.write("hello.txt", "Changed!\n");
+  c.send(get("/hello.txt"));
+  EXPECT_NE(c.read_response().field("ETag"), etag) << "a new content, a new tag\n"
+                                                   << c.transcript();
+}
+
+TEST_F(StaticServer, Answers304ToACurrentCopyAnd412ToAFailedIfMatch) {
+  explained_in("ch08-conditional");
+  c.send(get("/hello.txt"));
+  const auto first = c.read_response();
+  const std::string etag = first.field("ETag"), date = first.field("Last-Modified");
+  c.send(get("/hello.txt", "If-None-Match: \"other\", " + etag + "\r\n"));
+  const auto not_modified = c.read_response();
+  EXPECT_EQ(not_modified.status, 304) << c.transcript();
+  EXPECT_EQ(not_modified.field("ETag"), etag) << "a 304 carries the validators\n" << c.transcript();
+  EXPECT_EQ(not_modified.field("Last-Modified"), date) << c.transcript();
+  const std::string length = not_modified.field("Content-Length");
+  EXPECT_TRUE(length.empty() || length == std::to_string(ch08::temp_root::hello.size()))
+      << "a 304's Content-Length, if any, is the 200's\n"
+      << c.transcript();
+  c.send(get("/hello.txt", "If-Modified-Since: " + date + "\r\n"));
+  EXPECT_EQ(c.read_response().status, 304) << c.transcript();
+  c.send(get("/hello.txt", "If-None-Match: \"other\"\r\nIf-Modified-Since: " + date + "\r\n"));
+  EXPECT_EQ(c.read_response().status, 200) << "If-None-Match beats If-Modified-Since\n"
+                                           << c.transcript();
+  c.send(get("/hello.txt", "If-Modified-Since: Sat, 01 Jan 2000 00:00:00 GMT\r\n"));
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+  c.send(get("/hello.txt", "If-Match: \"other\"\r\n"));
+  EXPECT_EQ(c.read_response().status, 412) << c.transcript();
+  c.send("HEAD /hello.txt HTTP/1.1\r\nHost: x\r\nIf-None-Match: " + etag + "\r\n\r\n");
+  EXPECT_EQ(c.read_response(true).status, 304) << c.transcript();
+  c.send(get("/hello.txt"));  // and the connection goes on
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+}
+
+TEST_F(StaticServer, AnswersRangesWith206And416) {
+  explained_in("ch08-ranges");
+  const std::string big = ch08::pattern(ch08::temp_root::big_size);
+  const std::string size = std::to_string(big.size());
+  struct ranged {
+    std::string range;
+    std::size_t first, count;
+  };
+  for (const auto& [range, first, count] :
+       std::vector<ranged>{{"bytes=10-19", 10, 10},
+                           {"bytes=-100", big.size() - 100, 100},
+                           {"bytes=1048570-", 1048570, big.size() - 1048570}}) {
+    c.send(get("/big.bin", "Range: " + range + "\r\n"));
+    const auto r = c.read_response();
+    EXPECT_EQ(r.status, 206) << range;
+    EXPECT_EQ(r.field("Content-Range"), "bytes " + std::to_string(first) + "-" +
+                                            std::to_string(first + count - 1) + "/" + size)
+        << range;
+    ch08::expect_body(std::string_view(big).substr(first, count), r.body, range);
+  }
+  c.send(get("/big.bin", "Range: bytes=" + size + "-\r\n"));
+  const auto wrong = c.read_response();
+  EXPECT_EQ(wrong.status, 416) << quoted(wrong.raw);
+  EXPECT_EQ(wrong.field("Content-Range"), "bytes */" + size) << quoted(wrong.raw);
+  c.send(get("/hello.txt", "Range: bytes=0-1,4-5\r\n"));
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << "several ranges: the whole file\n"
+                                                            << c.transcript();
+  c.send(get("/hello.txt", "Range: bytes=0-4\r\nIf-Range: \"stale\"\r\n"));
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << "a stale If-Range: the whole file\n"
+                                                            << c.transcript();
+  c.send(get("/hello.txt", "Range: bytes=0-4\r\n"));
+  EXPECT_EQ(c.read_response().body, "Hello") << c.transcript();
+}
+
+TEST(Packets, TheHeadLeavesInOnePacketWithTheFile) {
+  explained_in("ch08-packets");
+  const ch08::filled_root tree;
+  // The static handler, and /segments: how many data segments this
+  // connection has sent so far, read from the server's socket.
+  const auto files = rdv::files::static_files({.root = tree.root().string()});
+  ch08::server s([files](rdv::web::request& r) {
+    if (r.head.target != "/segments") return files(r);
+    return rdv::web::text_response(
+        200, std::to_string(ch08::data_segments_sent(r.socket.native_handle())));
+  });
+  rdv::test::client c(s.thread);
+  c.send(get("/hello.txt"));
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+  c.send(get("/segments"));
+  EXPECT_EQ(c.read_response().body, "1")
+      << "the head and the 21 bytes of the file should leave in one TCP segment, not two\n"
+      << c.transcript();
+}
+
+// The same tree, served with sendfile (true) or the read/write loop (false).
+class Body : public ::testing::TestWithParam<bool> {
+protected:
+  ch08::filled_root tree;
+  ch08::server s{tree, GetParam()};
+};
+
+TEST_P(Body, SendsLargeFilesWhole) {
+  explained_in("ch08-sendfile");
+  const auto d =
+      ch08::fetch_until_closed(s.thread.port(), get("/big.bin", "Connection: close\r\n"));
+  EXPECT_EQ(d.problem, "");
+  EXPECT_TRUE(d.head.starts_with("HTTP/1.1 200 ")) << quoted(d.head);
+  ch08::expect_body(ch08::pattern(ch08::temp_root::big_size), d.body, "GET /big.bin");
+  EXPECT_TRUE(d.closed);
+}
+
+TEST_P(Body, KeepsTheConnectionAcrossManyFiles) {
+  explained_in("ch08-handler");
+  const std::string big = ch08::pattern(ch08::temp_root::big_size);
+  rdv::test::client c(s.thread);
+  for (int i = 0; i < 10 && !::testing::Test::HasFailure(); ++i) {
+    c.send(get("/big.bin"));
+    ch08::expect_body(big, c.read_response().body,
+                      "GET /big.bin, request " + std::to_string(2 * i));
+    c.send(get("/hello.txt"));
+    EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << "request " << 2 * i + 1;
+  }
+}
+
+TEST_P(Body, AnswersPipelinedRequestsInOrder) {
+  explained_in("ch08-handler");
+  rdv::test::client c(s.thread);
+  c.send(get("/big.bin") + get("/hello.txt") + "HEAD /big.bin HTTP/1.1\r\nHost: x\r\n\r\n" +
+         get("/docs/style.css", "Range: bytes=0-1\r\n") + get("/", "Connection: close\r\n"));
+  ch08::expect_body(ch08::pattern(ch08::temp_root::big_size), c.read_response().body, "1st answer");
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << "2nd answer";
+  EXPECT_EQ(c.read_response(true).field("Content-Length"),
+            std::to_string(ch08::temp_root::big_size));
+  EXPECT_EQ(c.read_response().body, "h1") << "4th answer";
+  EXPECT_EQ(c.read_response().body, "<h1>the root</h1>\n") << "5th answer";
+  EXPECT_TRUE(c.wait_closed());
+}
+
+TEST_P(Body, ClosesTheConnectionWhenTheFileShrinksWhileBeingSent) {
+  explained_in("ch08-shrink");
+  // Far more than the socket buffers hold, so the server is still sending
+  // when the test cuts the file.
+  constexpr std::uintmax_t huge = 64 * 1024 * 1024;
+  tree.sparse("huge.bin", huge);
+  const auto d = ch08::fetch_until_closed(s.thread.port(), get("/huge.bin"), [&] {
+    std::filesystem::resize_file(tree.root() / "huge.bin", 1000);
+  });
+  EXPECT_EQ(d.problem, "") << "the client must see the connection close, not wait forever";
+  EXPECT_TRUE(d.head.find("Content-Length: 67108864") != std::string::npos) << quoted(d.head);
+  EXPECT_TRUE(d.closed);
+  EXPECT_LT(d.body.size(), huge) << "fewer bytes than promised, then the end of the connection";
+  rdv::test::client c(s.thread);  // and the server goes on
+  c.send(get("/hello.txt"));
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+}
+
+TEST_P(Body, ServesOthersWhileOneClientReadsNothing) {
+  explained_in("ch08-sendfile");
+  tree.sparse("huge.bin", 64 * 1024 * 1024);
+  rdv::test::client stuck(s.thread);
+  stuck.send(get("/huge.bin"));  // and never reads: the server's sends wait
+  for (int i = 0; i < 3; ++i) {
+    rdv::test::client c(s.thread);
+    c.send(get("/hello.txt"));
+    EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+  }
+  stuck.close();  // mid-body: the server's next send fails, quietly
+  rdv::test::client after(s.thread);
+  after.send(get("/hello.txt"));
+  EXPECT_EQ(after.read_response().body, ch08::temp_root::hello) << after.transcript();
+  EXPECT_EQ(s.log.text(), "") << "nothing crashed";
+}
+
+INSTANTIATE_TEST_SUITE_P(SendfileAndCopy, Body, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "sendfile" : "read_write";
+                         });
+
+}  // namespace
