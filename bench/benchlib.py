@@ -159,7 +159,8 @@ class Server:
 
 class task_clock:
     """Counts CPU time of `pids` (all threads) with `perf stat -e task-clock`
-    while the with-block runs; .seconds is None when perf is not usable."""
+    while the with-block runs; .seconds is None when perf is not usable or
+    `pids` is empty."""
 
     usable: bool | None = None
 
@@ -172,7 +173,7 @@ class task_clock:
         if task_clock.usable is None:
             task_clock.usable = bool(shutil.which("perf")) and subprocess.run(
                 ["perf", "stat", "-e", "task-clock", "true"], capture_output=True).returncode == 0
-        if task_clock.usable:
+        if task_clock.usable and self.pids:  # no processes: nothing to count
             self.process = subprocess.Popen(
                 ["perf", "stat", "-x", ",", "-e", "task-clock", "-p", ",".join(map(str, self.pids))],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

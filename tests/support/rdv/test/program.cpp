@@ -27,6 +27,9 @@ pid_t start(const std::string& path, const std::vector<std::string>& args, int i
   if (in >= 0) posix_spawn_file_actions_adddup2(&actions, in, 0);
   if (out >= 0) posix_spawn_file_actions_adddup2(&actions, out, 1);
   if (err >= 0) posix_spawn_file_actions_adddup2(&actions, err, 2);
+  // Nothing else of the test's: a listening socket of a server the test runs
+  // would otherwise stay open in the program after the test closed it.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(path.c_str()));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
