@@ -402,7 +402,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
     if "tests" not in args.skip:
         ui.say(ui.bold("\nThe solutions pass their tests"))
-        status = cmd_test(argparse.Namespace(chapter=args.chapter, preset="dev", junit=None, gtest_args=[]))
+        status = cmd_test(argparse.Namespace(chapter=args.chapter, preset="dev", junit=None, soak=False,
+                                             gtest_args=[]))
         if status != 0:
             problems.append("the solutions do not pass their tests")
     if not args.chapter and "book" not in args.skip:
