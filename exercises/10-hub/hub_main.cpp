@@ -39,7 +39,9 @@ int main(int argc, char* argv[]) {
       .repeated("backend", "HOST:PORT", "where requests go; repeat it for round robin",
                 {"127.0.0.1:9000"})
       .option("timeout-ms", "MS", "how long a client is held at most", "5000")
+      .range(1, 86'400'000)
       .option("max-pending", "N", "clients held at once; more get 503", "10000")
+      .range(1, 1'000'000)
       .option("reply-token", "TOKEN", "if set, replies need \"Authorization: Bearer TOKEN\"");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
@@ -47,10 +49,10 @@ int main(int argc, char* argv[]) {
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
     auto front = rdv::listen(io, flags.endpoint("listen"), "front");
     auto replies = rdv::listen(io, flags.endpoint("reply-listen"), "reply");
-    const auto max_pending = static_cast<std::size_t>(flags.number("max-pending", 1, 1'000'000));
+    const auto max_pending = static_cast<std::size_t>(flags.number("max-pending"));
     rdv::hub::hub hub(
         {.backends = resolve(io, flags),
-         .timeout = std::chrono::milliseconds(flags.number("timeout-ms", 1, 86'400'000)),
+         .timeout = std::chrono::milliseconds(flags.number("timeout-ms")),
          .max_pending = max_pending,
          .reply_token = flags.value("reply-token"),
          .reply_to = rdv::url_of(replies.local_endpoint()) + "/reply/",

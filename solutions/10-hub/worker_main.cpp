@@ -17,14 +17,15 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("worker", "Accepts each request the hub forwards with 202, then posts the "
                                   "answer to the hub's reply port (chapter 10).");
   flags.option("listen", "HOST:PORT", "where the hub forwards to", "127.0.0.1:9000")
-      .option("delay-ms", "MS", "wait this long before replying", "0");
+      .option("delay-ms", "MS", "wait this long before replying", "0")
+      .range(0, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
     auto acceptor = rdv::listen(io, flags.endpoint("listen"), "backend");
     rdv::hub::worker worker(
-        {.delay = std::chrono::milliseconds(flags.number("delay-ms", 0, 86'400'000)),
+        {.delay = std::chrono::milliseconds(flags.number("delay-ms")),
          .name = rdv::url_of(acceptor.local_endpoint()),
          .log = &std::cerr});
     rdv::proc::scheduler node;  // reports a reply process that crashes on standard error

@@ -39,6 +39,17 @@ TEST(Program, FlagsAreTheProtocolsAndBadOnesAreUsageErrors) {
   EXPECT_NE(worker_help.out.find("--delay-ms"), std::string::npos) << worker_help.out;
   const auto bad = rdv::test::run_to_end(rdv::test::built_program("hub"), {"--timeout-ms", "soon"});
   EXPECT_EQ(bad.status, 2) << bad.err;
+  // Out of range is a usage error too, found before anything listens.
+  const std::vector<std::string> ports{"--listen", "127.0.0.1:0", "--reply-listen", "127.0.0.1:0"};
+  for (const auto& [flag, value] : {std::pair{"--timeout-ms", "0"}, {"--max-pending", "0"}}) {
+    std::vector<std::string> args = ports;
+    args.insert(args.end(), {flag, value});
+    const auto out_of_range = rdv::test::run_to_end(rdv::test::built_program("hub"), args);
+    EXPECT_EQ(out_of_range.status, 2) << flag << ' ' << value << '\n' << out_of_range.err;
+  }
+  const auto bad_delay = rdv::test::run_to_end(rdv::test::built_program("worker"),
+                                               {"--listen", "127.0.0.1:0", "--delay-ms", "-1"});
+  EXPECT_EQ(bad_delay.status, 2) << bad_delay.err;
 }
 
 }  // namespace
