@@ -53,6 +53,7 @@ function(rdv_add_chapter_tests number)
     _rdv_test_program(soak_ch${number} "${arg_SOAK}" rdv_ch${number} "${arg_DEPENDS}" "${CMAKE_BINARY_DIR}/bin")
     add_test(NAME ch${number}.soak COMMAND soak_ch${number})
     set_tests_properties(ch${number}.soak PROPERTIES LABELS "ch${number};soak" TIMEOUT 1200)
+    set_property(GLOBAL PROPERTY RDV_CHAPTER_${number}_SOAK soak_ch${number})
   endif()
   set(variants rdv_ch${number} solution)
   if(TARGET rdv_ch${number}_exercise)
@@ -115,16 +116,17 @@ function(_rdv_chapter_program target library dir output)
 endfunction()
 
 # rdv_write_manifest(): writes <build>/course-manifest.json, which tells
-# ./course the chapters and programs this build knows.
+# ./course the chapters, programs and reliability runs (soak) this build knows.
 function(rdv_write_manifest)
   get_property(numbers GLOBAL PROPERTY RDV_CHAPTERS)
   set(entries "")
   foreach(number IN LISTS numbers)
     get_property(slug GLOBAL PROPERTY RDV_CHAPTER_${number}_SLUG)
     get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
+    get_property(soak GLOBAL PROPERTY RDV_CHAPTER_${number}_SOAK)
     list(TRANSFORM programs REPLACE "(.+)" "\"\\1\"")
     list(JOIN programs ", " programs)
-    list(APPEND entries "    \"${number}\": {\"slug\": \"${slug}\", \"programs\": [${programs}]}")
+    list(APPEND entries "    \"${number}\": {\"slug\": \"${slug}\", \"programs\": [${programs}], \"soak\": \"${soak}\"}")
   endforeach()
   list(JOIN entries ",\n" entries)
   file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/course-manifest.json"

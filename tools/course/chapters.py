@@ -60,12 +60,6 @@ class Chapter:
     def exercise_test_target(self) -> str:
         return f"test_ch{self.number}_exercise"
 
-    @property
-    def soak_target(self) -> str | None:
-        """The chapter's reliability run (`SOAK` sources in its tests' CMakeLists.txt), if any."""
-        cmake = self.tests_dir / "CMakeLists.txt"
-        return f"soak_ch{self.number}" if cmake.exists() and "SOAK" in cmake.read_text() else None
-
     def __str__(self) -> str:
         return f"{self.number} {self.title}"
 

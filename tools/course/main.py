@@ -127,10 +127,12 @@ def cmd_test(args: argparse.Namespace) -> int:
     selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
     _setup(args.preset)
     # (label for reports, what to call it, test binary)
-    if args.soak:
+    if args.soak:  # the chapters' reliability runs, as CMake knows them (SOAK sources)
+        known = _manifest(args.preset)["chapters"]
+        soaks = {c: known.get(c.number, {}).get("soak") for c in selected}
         suites = [(f"ch{c.number}.soak", f"{c.number} {c.title}: the reliability run",
-                   build.binary_dir(args.preset) / "tests" / c.slug / c.soak_target)
-                  for c in selected if c.soak_target]
+                   build.binary_dir(args.preset) / "tests" / c.slug / soak)
+                  for c, soak in soaks.items() if soak]
         if not suites:
             ui.error("no chapter " + (f"{args.chapter} " if args.chapter else "") + "has a reliability run")
             return 1
@@ -327,6 +329,9 @@ def cmd_reset(args: argparse.Namespace) -> int:
 
 
 def _manifest(preset: str) -> dict:
+    """What CMake wrote about the chapters (course-manifest.json), after
+    letting it re-run if a CMake file changed since it last did."""
+    subprocess.run(["ninja", "-C", str(build.binary_dir(preset)), "build.ninja"], capture_output=True)
     path = build.binary_dir(preset) / "course-manifest.json"
     return json.loads(path.read_text()) if path.exists() else {"chapters": {}}
 
