@@ -21,14 +21,18 @@ def configure(template: Path, scratch: Path, port: int, **more: str) -> Path:
     return conf
 
 
+def course_program(program: str, name: str, port: int, *args: str, core: str = b.SERVER_CORE) -> b.Server:
+    """One of the course's programs, from the Release build, listening on
+    127.0.0.1:`port` (pinned to `core`: a backend may run on the load's)."""
+    binary = b.BUILD / "bin" / program
+    if not binary.exists():
+        raise b.Skip(f"{binary} is not built (./course bench builds it)")
+    return b.Server(name, [str(binary), "--listen", f"127.0.0.1:{port}", *args], port, core=core)
+
+
 def ours(program: str, name: str, *args: str):
-    """A factory for one of the course's programs, from the Release build."""
-    def factory(scratch: Path, port: int) -> b.Server:
-        binary = b.BUILD / "bin" / program
-        if not binary.exists():
-            raise b.Skip(f"{binary} is not built (./course bench builds it)")
-        return b.Server(name, [str(binary), "--listen", f"127.0.0.1:{port}", *args], port)
-    return factory
+    """A factory for one of the course's programs, as run_rounds() wants it."""
+    return lambda scratch, port: course_program(program, name, port, *args)
 
 
 def nginx_version() -> str:
