@@ -100,10 +100,39 @@ void write_more(tcp::socket& socket, std::string_view bytes, boost::system::erro
 }
 //! [write_more]
 
-// Writes the answer to one request: the head, then the body.
+//! [answers]
+// A connection's answers on their way out. With
+// server_options::answer_pipelined_together, an answer to a request that
+// has another behind it in the buffer waits in `waiting`, and leaves with
+// the answers after it, in one write.
+struct answers {
+  std::string head;     // the head being written; reused, as its capacity grows
+  std::string waiting;  // whole answers not written yet
+  bool may_wait = false;  // whether the answer being sent may wait
+
+  // Writes the answers that wait; false if the connection failed.
+  bool flush(tcp::socket& socket) {
+    if (waiting.empty()) return true;
+    boost::system::error_code ec;
+    asio::async_write(socket, asio::buffer(waiting), use_process[ec]);
+    waiting.clear();
+    return !ec;
+  }
+};
+//! [answers]
+
+// Writes the answer to one request: the head, then the body; or keeps it
+// in `out` to go with the next one.
 bool send_response(tcp::socket& socket, const response& r, bool keep_alive, bool head_only,
-                   std::string& head) {
+                   answers& out) {
+  std::string& head = out.head;
   write_head(r, keep_alive, head);
+  if (!r.write_body && ((out.may_wait && keep_alive) || !out.waiting.empty())) {
+    out.waiting += head;
+    if (!head_only) out.waiting += r.body;
+    return (out.may_wait && keep_alive) || out.flush(socket);  // the last goes with those before it
+  }
+  if (!out.flush(socket)) return false;
   boost::system::error_code ec;
   if (head_only || r.write_body) {
     if (r.head_joins_body && !head_only && r.write_body) {
@@ -132,8 +161,8 @@ void close_gracefully(tcp::socket& socket) {
 }
 
 void answer_and_close(tcp::socket& socket, const response& r) {
-  std::string head;
-  if (send_response(socket, r, false, false, head)) close_gracefully(socket);
+  answers out;
+  if (send_response(socket, r, false, false, out)) close_gracefully(socket);
 }
 
 //! [serve_connection]
@@ -143,7 +172,12 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
   if (options.no_delay) socket.set_option(tcp::no_delay(true), ec);
   http::request_parser parser(options.limits);
   connection_buffer in(options.limits);
-  std::string body, head;  // reused: no allocation per request once they have grown
+  std::string body;  // reused: no allocation per request once it has grown
+  answers out;
+  // The answers that wait go before anything else the connection says.
+  const auto refuse = [&](const response& r) {
+    if (out.flush(socket)) answer_and_close(socket, r);
+  };
   for (;;) {  // one request per turn
     std::optional<clock::time_point> deadline;  // set by the request's first byte
     std::size_t head_end = 0;                   // where the head ends, once parsed
@@ -156,14 +190,14 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
       case http::event::body: body.append(s.data); break;
       case http::event::end: complete = true; break;
       case http::event::error:
-        answer_and_close(socket, text_response(http::status_for(parser.error()),
-                                               std::string(http::describe(parser.error())) + "\n"));
+        refuse(text_response(http::status_for(parser.error()),
+                             std::string(http::describe(parser.error())) + "\n"));
         return;
       case http::event::need_more:
         if (in.filled == in.bytes.size()) in.move_unparsed_to(head_end);  // the head stays put
         if (in.filled == in.bytes.size()) {
           if (!in.grow(options.limits)) {  // cannot happen within the limits; refuse anyway
-            answer_and_close(socket, text_response(431));
+            refuse(text_response(431));
             return;
           }
           if (head_end != 0) {  // a head that filled the buffer has moved: parse it again
@@ -171,6 +205,7 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
             in.parsed = head_end = 0;
           }
         }
+        if (!out.flush(socket)) return;  // before waiting for the client
         switch (read_more(socket, in, deadline, options)) {
         case read_result::more: break;
         case read_result::too_slow: answer_and_close(socket, text_response(408)); return;
@@ -179,6 +214,7 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
         }
       }
     }
+    out.may_wait = options.answer_pipelined_together && in.filled > in.parsed;  // another is here
     // EXERCISE ch07.2: answer the request, and decide whether the connection goes on
     // HINT: The handler runs right here, in this connection's process. What
     //       does it need to see of the request?
@@ -189,7 +225,7 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
     request req{parser.head(), body, socket, peer};
     const response r = handle(req);
     const bool keep_alive = http::keeps_alive(parser.head()) && !r.close;
-    if (!send_response(socket, r, keep_alive, parser.head().method == "HEAD", head)) return;
+    if (!send_response(socket, r, keep_alive, parser.head().method == "HEAD", out)) return;
     if (!keep_alive) {
       close_gracefully(socket);
       return;

@@ -73,6 +73,13 @@ struct server_options {
   /// at once instead of waiting, by Nagle's algorithm, until what is in flight
   /// has been acknowledged (chapter 8).
   bool no_delay = false;
+  /// Whether the answers to pipelined requests leave together: an answer
+  /// to a request with another already behind it in the buffer waits, and
+  /// goes with the next ones in one write, at the latest before the server
+  /// reads again. Only for handlers that answer at once (chapter 10's reply
+  /// port): behind a handler that takes its time, the answers before it
+  /// would wait as long.
+  bool answer_pipelined_together = false;
 };
 
 /// A plain-text response with `status` and its reason phrase as the body.

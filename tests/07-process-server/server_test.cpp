@@ -4,6 +4,16 @@
 
 #include "rdv/test/book.hpp"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+
+#include <poll.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
 namespace {
 
 using ch07::expect_seed_answer;
@@ -63,6 +73,36 @@ TEST(ProcessServer, AnswersPipelinedRequestsInOrder) {
   }
   EXPECT_TRUE(c.wait_closed()) << "nothing may follow the answer to \"Connection: close\"\n"
                                << c.transcript();
+}
+
+TEST(ProcessServer, AnswersPipelinedRequestsTogetherWhenAsked) {
+  explained_in("ch07-together");
+  ch07::server s(
+      [](rdv::web::request& r) {
+        rdv::web::response answer;
+        answer.body = std::string(r.head.target);
+        return answer;
+      },
+      {.answer_pipelined_together = true});
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket c(io);
+  c.connect({boost::asio::ip::make_address("127.0.0.1"), s.thread.port()});
+  boost::asio::write(c, boost::asio::buffer(std::string_view(
+                            "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"
+                            "GET /3 HTTP/1.1\r\nHost: x\r\n\r\n")));
+  pollfd ready{c.native_handle(), POLLIN, 0};
+  ASSERT_EQ(::poll(&ready, 1, 10'000), 1) << "no answer in 10 s";
+  std::array<char, 65536> bytes;
+  const std::string first(bytes.data(), c.read_some(boost::asio::buffer(bytes)));
+  std::vector<std::string> bodies;
+  for (std::size_t at = first.find("\r\n\r\n"); at != std::string::npos;
+       at = first.find("\r\n\r\n", at + 4)) {
+    bodies.push_back(first.substr(at + 4, 2));
+  }
+  EXPECT_EQ(bodies, (std::vector<std::string>{"/1", "/2", "/3"}))
+      << "three pipelined requests that came together should get their answers in one write, "
+         "in order; the first read got:\n"
+      << first;
 }
 
 TEST(ProcessServer, AnswersARequestSplitAcrossManySmallWrites) {
