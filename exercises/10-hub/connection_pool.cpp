@@ -2,20 +2,23 @@
 
 #include "after.hpp"
 #include "event_loop.hpp"
+#include "response_parser.hpp"
 #include "use_process.hpp"
 
-#include <boost/asio/connect.hpp>
 #include <boost/asio/write.hpp>
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <optional>
+#include <string>
 
 namespace rdv::hub {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
 using proc::use_process;
+using clock = connection_pool::clock;
 
 namespace {
 
@@ -23,209 +26,293 @@ namespace {
 // 7 allows a request's): the parser's limits, and room for the body's start.
 constexpr std::size_t max_buffer = http::limits{}.max_start_line + http::limits{}.max_head + 4096;
 
+// How long past the oldest request's deadline a line waits for its response
+// before it gives the connection up. Its requester stopped waiting at the
+// deadline; the line waits on a little, because closing the connection
+// would cost the requests behind that one their places.
+constexpr auto patience = std::chrono::seconds(1);
+
 boost::system::error_code not_http() {
   return boost::system::errc::make_error_code(boost::system::errc::bad_message);
 }
 
 }  // namespace
 
-// A connection and what it has read that the parser has not used.
-struct connection_pool::connection {
-  explicit connection(asio::io_context& io) : socket(io) {}
+// A line's state, shared by the pool (which chooses a line by its load) and
+// the line's process.
+struct connection_pool::line {
+  proc::pid driver;
+  std::size_t load = 0;  // exchanges given to it that have not ended
+  bool ended = false;    // its process has ended: the pool forgets it
+
+  void drive(const tcp::endpoint& server);
+};
+
+struct connection_pool::job {
+  std::uint64_t ticket;
+  proc::pid from;
+  std::string request;
+  std::string method;  // the parser keeps a view of it while it reads the response
+  clock::time_point deadline;
+  bool retried = false;  // sent once more already, after a connection broke
+  bool first = false;    // the first request written on its connection
+};
+
+struct connection_pool::done {
+  std::uint64_t ticket;
+  exchange_result result;
+};
+
+namespace {
+
+using line = connection_pool::line;
+using job = connection_pool::job;
+
+// A line's connection, and what it has read that the parser has not used.
+struct wire {
+  explicit wire(asio::io_context& io) : socket(io) {}
   tcp::socket socket;
   http::response_parser parser;
   std::vector<char> buffer = std::vector<char>(4096);
-  std::size_t filled = 0;  // bytes in buffer, from the first the parser has not used
-  bool reused = false;     // whether it carried an exchange before this one
-
-  exchange_result read_response(clock::time_point deadline, bool& answered, bool& reusable);
+  std::size_t filled = 0;      // bytes in buffer
+  std::size_t used = 0;        // of which the parser is done with these
+  std::size_t written = 0;     // requests written on this connection
+  bool front_started = false;  // a byte of the oldest unanswered response came
+  int status = 0;              // of the response being read, once its head is
+  bool keeps_alive = false;    // whether that response leaves the connection open
 };
 
-// The message that hands a connection to a process waiting in line; an
-// empty one says "a connection closed: open one in its place".
-struct connection_pool::handoff {
-  std::unique_ptr<connection> c;
-};
+// Tells a job's requester how its exchange ended.
+void finish(line& l, job& j, const exchange_result& result) {
+  --l.load;
+  proc::send(j.from, connection_pool::done{j.ticket, result});
+}
 
-//! [read_response]
-// Reads one response with chapter 2's parser and keeps only its status.
-// `answered` says whether any byte of it came; `reusable` whether the
-// connection may carry another exchange after it (only once the response
-// is whole: a deadline that passes mid-body leaves the rest on the wire).
-exchange_result connection_pool::connection::read_response(clock::time_point deadline,
-                                                           bool& answered, bool& reusable) {
-  int status = 0;
-  bool keeps_alive = false;  // what the head says; it holds only once the response is whole
-  std::size_t used = 0;      // bytes of buffer the parser is done with
+// Opens a connection to `server`, by `deadline`.
+std::unique_ptr<wire> connect(const tcp::endpoint& server, clock::time_point deadline,
+                              boost::system::error_code& ec) {
+  auto w = std::make_unique<wire>(proc::current_io_context());
+  w->socket.async_connect(server, use_process.within(deadline - clock::now())[ec]);
+  if (!ec) w->socket.set_option(tcp::no_delay(true), ec);  // a batch goes out in one write
+  if (!ec) w->socket.non_blocking(true, ec);               // write_some() never waits
+  if (ec) w.reset();
+  return w;
+}
+
+//! [write_batch]
+// Writes the first `count` waiting requests, all of them with one system
+// call if the socket's send buffer takes them (it mostly does), and moves
+// them to `sent`.
+boost::system::error_code write_batch(wire& w, std::deque<job>& waiting, std::size_t count,
+                                      std::deque<job>& sent) {
+  const bool reading = !sent.empty();
+  std::string batch;
+  clock::time_point latest = clock::now();
+  for (; count > 0 && !waiting.empty(); --count) {
+    job& j = waiting.front();
+    batch += j.request;
+    latest = std::max(latest, j.deadline);
+    j.first = w.written++ == 0;
+    sent.push_back(std::move(j));  // a deque's elements stay where they are
+    waiting.pop_front();
+  }
+  if (!reading) w.parser.answering(sent.front().method);
+  boost::system::error_code ec;
+  const std::size_t n = w.socket.write_some(asio::buffer(batch), ec);
+  if (n < batch.size() && (!ec || ec == asio::error::would_block)) {
+    ec = {};
+    asio::async_write(w.socket, asio::buffer(batch.data() + n, batch.size() - n),
+                      use_process.within(latest + patience - clock::now())[ec]);
+  }
+  return ec;
+}
+//! [write_batch]
+
+//! [read_answers]
+// Reads responses, each for the oldest unanswered request, with chapter 2's
+// parser, and tells each requester its status. Returns once at least one
+// has come and the buffer holds no other whole one, so that the requests
+// that came meanwhile can be written; or when the connection fails. An
+// end of stream after a response that closes the connection is eof.
+boost::system::error_code read_answers(line& l, wire& w, std::deque<job>& sent) {
+  bool took = false;
   for (;;) {
-    const http::step s = parser.next({buffer.data() + used, filled - used});
-    used += s.used;
+    const http::step s = w.parser.next({w.buffer.data() + w.used, w.filled - w.used});
+    w.used += s.used;
     switch (s.what) {
     case http::event::head:  // the views in head() are valid only now: take what we need
-      status = parser.head().status;
-      keeps_alive = http::keeps_alive(parser.head(), parser.body_framing()) && status != 101;
+      w.status = w.parser.head().status;
+      w.keeps_alive =
+          http::keeps_alive(w.parser.head(), w.parser.body_framing()) && w.status != 101;
       break;
-    case http::event::body: break;  // the hub needs the status only
+    case http::event::body: break;  // the requester needs the status only
     case http::event::end:
-      if (status / 100 == 1 && status != 101) break;  // an interim response: the final one follows
-      reusable = keeps_alive && used == filled;  // bytes nobody asked for: do not trust it
-      filled = 0;
-      return {{}, status};
-    case http::event::error: reusable = false; return {not_http()};
+      if (w.status / 100 == 1 && w.status != 101)
+        break;  // an interim response: the final one follows
+      finish(l, sent.front(), {{}, w.status});
+      sent.pop_front();
+      took = true;
+      w.front_started = w.used < w.filled;
+      if (!w.keeps_alive) return asio::error::eof;  // whatever follows is not to be trusted
+      if (sent.empty()) return w.used == w.filled ? boost::system::error_code() : not_http();
+      w.parser.answering(sent.front().method);
+      break;
+    case http::event::error: return not_http();
     case http::event::need_more: {
       // Keep the unused bytes (the parser wants them again, with more), at the front.
-      std::memmove(buffer.data(), buffer.data() + used, filled - used);
-      filled -= used;
-      used = 0;
-      if (filled == buffer.size()) {
-        if (buffer.size() >= max_buffer) return {not_http()};
-        buffer.resize(std::min(2 * buffer.size(), max_buffer));
+      std::memmove(w.buffer.data(), w.buffer.data() + w.used, w.filled - w.used);
+      w.filled -= w.used;
+      w.used = 0;
+      if (took) return {};
+      if (w.filled == w.buffer.size()) {
+        if (w.buffer.size() >= max_buffer) return not_http();
+        w.buffer.resize(std::min(2 * w.buffer.size(), max_buffer));
       }
       boost::system::error_code ec;
-      const auto left = deadline - clock::now();
-      if (left <= clock::duration::zero()) return {asio::error::timed_out};
-      const std::size_t n =
-          socket.async_read_some(asio::buffer(buffer.data() + filled, buffer.size() - filled),
-                                 use_process.within(left)[ec]);
-      if (ec == asio::error::eof && status != 0 && parser.finish_at_close()) {
-        return {{}, status};  // the body ran until the close
+      const std::size_t n = w.socket.async_read_some(
+          asio::buffer(w.buffer.data() + w.filled, w.buffer.size() - w.filled),
+          use_process.within(sent.front().deadline + patience - clock::now())[ec]);
+      if (ec == asio::error::eof && w.status != 0 && w.front_started &&
+          w.parser.finish_at_close()) {
+        finish(l, sent.front(), {{}, w.status});  // the body ran until the close
+        sent.pop_front();
+        w.front_started = false;
       }
-      if (ec) return {ec};
-      filled += n;
-      answered = true;
+      if (ec) return ec;
+      w.filled += n;
+      w.front_started = true;
     }
     }
   }
 }
-//! [read_response]
+//! [read_answers]
 
-connection_pool::connection_pool(std::size_t max_per_server) : max_per_server_(max_per_server) {}
+//! [broke]
+// The connection failed with `sent` unanswered. The oldest of them failed
+// on its own account if its response had begun, or if it was the first
+// request on the connection; the others (which a server that closes an idle
+// connection never saw) go back in front of `waiting`, for one more try on
+// a new connection. Sending a request twice is safe here: the hub's
+// forwards carry their X-Hub-Request-Id, and the hub delivers only the
+// first reply for an id.
+void broke(line& l, const wire& w, boost::system::error_code ec, std::deque<job>& sent,
+           std::deque<job>& waiting) {
+  std::deque<job> again;
+  for (bool oldest = true; job & j : sent) {
+    const bool own_fault = oldest && (w.front_started || j.first || ec == asio::error::timed_out);
+    if (j.retried || own_fault) {
+      finish(l, j, {ec});
+    } else {
+      j.retried = true;
+      again.push_back(std::move(j));
+    }
+    oldest = false;
+  }
+  sent.clear();
+  waiting.insert(waiting.begin(), std::make_move_iterator(again.begin()),
+                 std::make_move_iterator(again.end()));
+}
+//! [broke]
 
+}  // namespace
+
+//! [drive]
+void connection_pool::line::drive(const tcp::endpoint& server) {
+  std::deque<job> waiting;  // taken from the mailbox, not written yet
+  std::deque<job> sent;     // written, unanswered, oldest first
+  std::unique_ptr<wire> w;
+  bool used = false;     // a line that has had its first job ends once it is idle and closed
+  bool probing = false;  // a new connection for requests sent again: one at first (RFC 9112, 9.3.2)
+  const auto take = [&](job& j) { waiting.push_back(std::move(j)); };
+  for (;;) {
+    while (proc::receive([&](job& j) { return take(j), true; },
+                         proc::after(std::chrono::milliseconds(0), [] { return false; }))) {}
+    if (waiting.empty() && sent.empty()) {
+      if (used && !w) break;
+      proc::receive(take);  // idle: wait for a request
+      continue;
+    }
+    used = true;
+    boost::system::error_code ec;
+    if (!waiting.empty() && !(probing && !sent.empty())) {
+      if (!w) {
+        w = connect(server, waiting.front().deadline, ec);
+        probing = w && waiting.front().retried;
+      }
+      if (!w) {  // refused, or no answer in time: every waiting request fails with it
+        for (job& j : waiting) finish(*this, j, {ec});
+        waiting.clear();
+        continue;
+      }
+      ec = write_batch(*w, waiting, probing ? 1 : waiting.size(), sent);
+    }
+    if (!ec && !sent.empty()) ec = read_answers(*this, *w, sent);
+    if (sent.empty()) probing = false;  // the first request sent again was answered
+    if (ec) {
+      broke(*this, *w, ec, sent, waiting);
+      w.reset();
+    }
+  }
+  ended = true;
+}
+//! [drive]
+
+connection_pool::connection_pool(std::size_t max_per_server, std::size_t depth)
+    : max_per_server_(std::max<std::size_t>(max_per_server, 1)),
+      depth_(std::max<std::size_t>(depth, 1)) {}
+
+// The lines live on, idle, until their scheduler ends them.
 connection_pool::~connection_pool() = default;
 
 std::size_t connection_pool::open(const tcp::endpoint& server) const {
-  const auto found = servers_.find(server);
-  return found == servers_.end() ? 0 : found->second.open;
+  const auto found = lines_.find(server);
+  if (found == lines_.end()) return 0;
+  return static_cast<std::size_t>(std::count_if(found->second.begin(), found->second.end(),
+                                                [](const auto& l) { return !l->ended; }));
 }
+
+//! [line_for]
+// The first line to `server` with fewer than `depth_` unanswered requests;
+// a new one if there is none and there is room for it; else the least busy.
+// Filling the lines in order, rather than spreading the requests over all
+// of them, keeps the batches large after a burst has opened many lines.
+std::shared_ptr<connection_pool::line> connection_pool::line_for(const tcp::endpoint& server) {
+  std::vector<std::shared_ptr<line>>& lines = lines_[server];
+  std::erase_if(lines, [](const std::shared_ptr<line>& l) { return l->ended; });
+  const auto first =
+      std::find_if(lines.begin(), lines.end(), [this](const auto& l) { return l->load < depth_; });
+  if (first != lines.end()) return *first;
+  if (lines.size() >= max_per_server_) {
+    return *std::min_element(lines.begin(), lines.end(),
+                             [](const auto& a, const auto& b) { return a->load < b->load; });
+  }
+  auto fresh = std::make_shared<line>();
+  fresh->driver = proc::spawn([fresh, server] { fresh->drive(server); });
+  lines.push_back(fresh);
+  return fresh;
+}
+//! [line_for]
 
 //! [exchange]
 exchange_result connection_pool::exchange(const tcp::endpoint& server, std::string_view request,
                                           std::string_view method, clock::time_point deadline) {
-  server_state& s = servers_[server];
-  for (bool retried = false;; retried = true) {
-    boost::system::error_code ec;
-    std::unique_ptr<connection> c = take(s, server, deadline, ec);
-    if (!c) return {ec};
-    bool answered = false, reusable = false;
-    // Most requests fit the socket's send buffer and go out at once: try
-    // that first, without a timer; only the rest waits, until the deadline.
-    const std::size_t sent = c->socket.write_some(asio::buffer(request), ec);
-    if (sent < request.size() && (!ec || ec == asio::error::would_block)) {
-      ec = {};
-      asio::async_write(c->socket, asio::buffer(request.substr(sent)),
-                        use_process.within(deadline - clock::now())[ec]);
-    }
-    c->parser.answering(method);
-    const exchange_result result =
-        ec ? exchange_result{ec} : c->read_response(deadline, answered, reusable);
-    if (result.error && c->reused && !answered && !retried) {
-      // The server closed this kept-alive connection while it was idle, and
-      // probably the other idle ones too (it restarted?): close them all and
-      // try once more on a new connection. Sending a request twice is safe
-      // here: both copies carry the same X-Hub-Request-Id, and the hub
-      // delivers only the first reply for an id.
-      close(s, std::move(c));
-      s.open -= s.idle.size();
-      s.idle.clear();
-      continue;
-    }
-    if (reusable) {
-      give_back(s, std::move(c));
-    } else {
-      close(s, std::move(c));
-    }
-    return result;
+  const std::shared_ptr<line> l = line_for(server);
+  const std::uint64_t ticket = ++next_ticket_;
+  ++l->load;
+  proc::send(l->driver,
+             job{ticket, proc::self(), std::string(request), std::string(method), deadline});
+  std::optional<exchange_result> result;
+  while (!result) {
+    const bool in_time = proc::receive(
+        [&](done& d) {  // or an earlier exchange's, which came too late: dropped
+          if (d.ticket == ticket) result = d.result;
+          return true;
+        },
+        proc::after(deadline - clock::now(), [] { return false; }));
+    if (!in_time) return {asio::error::timed_out};
   }
+  return *result;
 }
 //! [exchange]
-
-// An idle connection, a new one, or one a process gives back while we wait.
-std::unique_ptr<connection_pool::connection> connection_pool::take(server_state& s,
-                                                                   const tcp::endpoint& to,
-                                                                   clock::time_point deadline,
-                                                                   boost::system::error_code& ec) {
-  if (!s.idle.empty()) {
-    std::unique_ptr<connection> c = std::move(s.idle.back());
-    s.idle.pop_back();
-    c->reused = true;
-    return c;
-  }
-  if (s.open < max_per_server_) {
-    ++s.open;  // the new connection's place
-  } else {
-    bool slot_freed = false;
-    if (std::unique_ptr<connection> c = wait_in_line(s, deadline, slot_freed)) return c;
-    if (!slot_freed) {
-      ec = asio::error::timed_out;
-      return nullptr;
-    }
-  }
-  auto c = std::make_unique<connection>(proc::current_io_context());
-  c->socket.async_connect(to, use_process.within(deadline - clock::now())[ec]);
-  if (!ec) c->socket.set_option(tcp::no_delay(true), ec);  // a request goes out in one write
-  if (!ec) c->socket.non_blocking(true, ec);                // write_some() never waits
-  if (ec) {
-    close(s, std::move(c));  // gives its place to the next in line
-    return nullptr;
-  }
-  return c;
-}
-
-// Waits until a process gives a connection back to us (returned), or closes
-// one so that we may open another (slot_freed), or the deadline passes.
-std::unique_ptr<connection_pool::connection>
-connection_pool::wait_in_line(server_state& s, clock::time_point deadline, bool& slot_freed) {
-  s.waiting.push_back(proc::self());
-  std::optional<handoff> got =
-      proc::receive([](handoff& h) { return std::optional<handoff>(std::move(h)); },
-                    proc::after(deadline - clock::now(), [] { return std::optional<handoff>(); }));
-  if (!got) {  // nobody handed us anything: leave the line
-    const auto me = std::find(s.waiting.begin(), s.waiting.end(), proc::self());
-    if (me != s.waiting.end()) s.waiting.erase(me);
-    return nullptr;
-  }
-  slot_freed = got->c == nullptr;
-  if (got->c) got->c->reused = true;
-  return std::move(got->c);
-}
-
-//! [give_back]
-// The connection goes to the first live process in line, or to the idle ones.
-void connection_pool::give_back(server_state& s, std::unique_ptr<connection> c) {
-  while (!s.waiting.empty()) {
-    const proc::pid next = s.waiting.front();
-    s.waiting.pop_front();
-    if (proc::scheduler::current().alive(next)) {
-      proc::send(next, handoff{std::move(c)});
-      return;
-    }
-  }
-  s.idle.push_back(std::move(c));
-}
-//! [give_back]
-
-// Closes the connection; its place goes to the first live process in line.
-void connection_pool::close(server_state& s, std::unique_ptr<connection> c) {
-  c.reset();
-  while (!s.waiting.empty()) {
-    const proc::pid next = s.waiting.front();
-    s.waiting.pop_front();
-    if (proc::scheduler::current().alive(next)) {
-      proc::send(next, handoff{});
-      return;
-    }
-  }
-  --s.open;
-}
 
 }  // namespace rdv::hub

@@ -1,18 +1,17 @@
 #pragma once
 /// \file
-/// Chapter 10: kept-alive HTTP/1.1 client connections — the hub's to its
-/// backends, the worker's to the hub's reply port — shared by the processes
-/// of one scheduler.
+/// Chapter 10: kept-alive, pipelined HTTP/1.1 client connections — the
+/// hub's to its backends, the worker's to the hub's reply port — shared by
+/// the processes of one scheduler.
 
 #include "processes.hpp"
-#include "response_parser.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/system/error_code.hpp>
 
 #include <chrono>
 #include <cstddef>
-#include <deque>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string_view>
@@ -30,60 +29,63 @@ struct exchange_result {
 
 /// A pool of kept-alive HTTP/1.1 connections to servers, used by processes.
 ///
-/// A process calls exchange(): it takes an idle connection to the server,
-/// or opens one, or — when `max_per_server` are open and busy — waits in
-/// line for one; it owns the connection (a local variable on its stack)
-/// while it writes the request and reads the response; then it gives it
-/// back, if the response allows another exchange on it, else closes it.
+/// Each connection is driven by a process of its own, its *line*: a process
+/// that wants an exchange sends the line its request as a message and
+/// receives the status back as one. The line writes every request waiting
+/// in its mailbox with one system call, one after the other on the same
+/// connection (HTTP/1.1 pipelining), then reads their responses, which come
+/// in the same order. The busier the pool, the more requests share a write:
+/// the mailbox is where the batching happens.
 ///
-/// Who owns a pooled socket: the pool while it is idle, one process while
-/// it is in use, never both. The pool itself is shared by every process of
-/// one scheduler; they all run on that scheduler's thread, one at a time,
-/// and touch the pool only between two suspensions, so it needs no lock.
-/// It must not be used from another thread or scheduler.
+/// A line takes up to `depth` exchanges at a time before the pool opens
+/// another connection to the server, up to `max_per_server`; beyond that,
+/// the least busy line takes the request.
+///
+/// Pipelining suits servers that answer at once, as a hub's backend answers
+/// a forward with 202 and the hub a reply with 204: a slow response holds
+/// up those behind it on the same connection.
+///
+/// The pool and its lines are shared by every process of one scheduler;
+/// they all run on that scheduler's thread, one at a time, so the pool
+/// needs no lock. It must not be used from another thread or scheduler.
 class connection_pool {
 public:
   /// The clock of deadlines.
   using clock = std::chrono::steady_clock;
 
-  /// A pool that opens at most `max_per_server` connections to each server.
-  explicit connection_pool(std::size_t max_per_server = 1024);
-  /// Closes the idle connections.
+  /// A pool that opens at most `max_per_server` connections to each server,
+  /// a new one once each open one carries `depth` unanswered requests.
+  explicit connection_pool(std::size_t max_per_server = 1024, std::size_t depth = 32);
+  /// Forgets the lines; they live on, idle, until their scheduler ends them.
   ~connection_pool();
   connection_pool(const connection_pool&) = delete;
   connection_pool& operator=(const connection_pool&) = delete;
 
   /// Sends `request` (a whole HTTP/1.1 request, framed) to `server` and reads
   /// the response to it, whose body it drops; `method` is the request's (a
-  /// response to HEAD has no body). Gives up at `deadline`. A kept-alive
-  /// connection that fails before the first byte of the response (the
-  /// server closed it while it was idle) is retried once on a new one.
-  /// Call it in a process.
+  /// response to HEAD has no body). Gives up at `deadline`. A request that
+  /// a broken kept-alive connection left unanswered (the server closed it
+  /// while it was idle, or a request before it failed) is sent once more,
+  /// on a new connection. Call it in a process.
   exchange_result exchange(const boost::asio::ip::tcp::endpoint& server, std::string_view request,
                            std::string_view method, clock::time_point deadline);
 
-  /// How many connections to `server` are open, idle or in use.
+  /// How many connections to `server` are open (or opening).
   std::size_t open(const boost::asio::ip::tcp::endpoint& server) const;
 
-private:
-  struct connection;
-  struct handoff;
-  // One server's connections.
-  struct server_state {
-    std::vector<std::unique_ptr<connection>> idle;  // the most recently used last
-    std::size_t open = 0;                           // idle and in use
-    std::deque<proc::pid> waiting;                  // processes in line for a connection
-  };
+  /// \cond
+  struct line;  // a connection and the process that drives it
+  struct job;   // an exchange, as the line's mailbox holds it
+  struct done;  // how it ended, as the line tells its requester
+  /// \endcond
 
-  std::unique_ptr<connection> take(server_state& s, const boost::asio::ip::tcp::endpoint& to,
-                                   clock::time_point deadline, boost::system::error_code& ec);
-  std::unique_ptr<connection> wait_in_line(server_state& s, clock::time_point deadline,
-                                           bool& slot_freed);
-  void give_back(server_state& s, std::unique_ptr<connection> c);
-  void close(server_state& s, std::unique_ptr<connection> c);
+private:
+  std::shared_ptr<line> line_for(const boost::asio::ip::tcp::endpoint& server);
 
   std::size_t max_per_server_;
-  std::map<boost::asio::ip::tcp::endpoint, server_state> servers_;
+  std::size_t depth_;
+  std::uint64_t next_ticket_ = 0;  // tells one exchange's `done` from an earlier one's
+  std::map<boost::asio::ip::tcp::endpoint, std::vector<std::shared_ptr<line>>> lines_;
 };
 
 }  // namespace rdv::hub

@@ -35,7 +35,9 @@ int main(int argc, char* argv[]) {
           acceptor, [&worker](rdv::web::request& r) { return worker.handle(r); },
           {.idle_timeout = std::chrono::seconds(60),  // a hub keeps its connections
            .max_connections = 20000,
-           .log = &std::cerr});
+           .log = &std::cerr,
+           .no_delay = true,  // and pipelines its forwards: no Nagle wait between 202s,
+           .answer_pipelined_together = true});  // which leave together
     });
     io.run();
   } catch (const std::exception& e) {

@@ -4,6 +4,8 @@
 #include "pending_reply.hpp"
 #include "reply_handler.hpp"
 
+#include "in_process.hpp"
+
 #include "address.hpp"
 #include "event_loop.hpp"
 #include "use_process.hpp"
@@ -30,24 +32,7 @@ using rdv::hub::hold_end;
 
 const std::string id = "0123456789abcdef0123456789abcdef";
 
-// Runs `body` as a process on a scheduler of this thread, inside an
-// io_context, until every process has ended or waits for nothing; returns
-// how `body` ended ("" when it returned).
-template <class F>
-std::string run(F body) {
-  boost::asio::io_context io;
-  proc::scheduler node({.crash_log = nullptr});
-  proc::run_in(io, node);
-  std::string how;
-  node.spawn([&] {
-    const proc::pid p = proc::spawn(body);
-    proc::monitor(p);
-    const auto gone = proc::receive<proc::down>();
-    if (!gone.reason.normal()) how = gone.reason.text();
-  });
-  io.run();
-  return how;
-}
+using ch10::run;
 
 // Both ends of a TCP connection on 127.0.0.1: the hub's (server) and its client's.
 struct connection {

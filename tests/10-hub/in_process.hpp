@@ -1,0 +1,34 @@
+#pragma once
+// Chapter 10's in-process tests: parts of the hub run as processes on a
+// scheduler of the test's own thread, inside an io_context.
+
+#include "event_loop.hpp"
+#include "processes.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <string>
+
+namespace ch10 {
+
+// Runs `body` as a process on a scheduler of this thread, inside an
+// io_context, until every process has ended or waits for nothing; returns
+// how `body` ended ("" when it returned).
+template <class F>
+std::string run(F body) {
+  namespace proc = rdv::proc;
+  boost::asio::io_context io;
+  proc::scheduler node({.crash_log = nullptr});
+  proc::run_in(io, node);
+  std::string how;
+  node.spawn([&] {
+    const proc::pid p = proc::spawn(body);
+    proc::monitor(p);
+    const auto gone = proc::receive<proc::down>();
+    if (!gone.reason.normal()) how = gone.reason.text();
+  });
+  io.run();
+  return how;
+}
+
+}  // namespace ch10

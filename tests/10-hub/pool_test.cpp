@@ -1,0 +1,214 @@
+// Chapter 10: the connection pool, in the test process — its lines batch the
+// requests that come together into one write, pipelined on one connection,
+// and send a request once more when a broken kept-alive connection left it
+// unanswered. The backend is a socket the test scripts, on a thread.
+#include "connection_pool.hpp"
+
+#include "in_process.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+
+#include <gtest/gtest.h>
+
+#include <poll.h>
+
+#include <array>
+#include <chrono>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using rdv::test::explained_in;
+using namespace std::chrono_literals;
+namespace proc = rdv::proc;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using rdv::hub::connection_pool;
+
+constexpr std::string_view accepted = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n";
+
+std::string get(std::string_view target) {
+  return "GET " + std::string(target) + " HTTP/1.1\r\nHost: backend\r\n\r\n";
+}
+
+// How many whole requests (without bodies) `bytes` holds.
+std::size_t requests_in(std::string_view bytes) {
+  std::size_t n = 0;
+  for (auto at = bytes.find("\r\n\r\n"); at != std::string_view::npos;
+       at = bytes.find("\r\n\r\n", at + 4)) {
+    ++n;
+  }
+  return n;
+}
+
+// A backend the test scripts: `script` runs on a thread of its own with a
+// listening acceptor, and accepts and reads with a 10 s limit, so that a
+// pool that never connects or never writes fails the test instead of
+// hanging it. What went wrong on that thread is in failure().
+class scripted_backend {
+public:
+  explicit scripted_backend(std::function<void(scripted_backend&)> script)
+      : acceptor_(io_, {asio::ip::make_address("127.0.0.1"), 0}),
+        thread_([this, script = std::move(script)] {
+          try {
+            script(*this);
+          } catch (const std::exception& e) {
+            failure_ = e.what();
+          }
+        }) {}
+  ~scripted_backend() { join(); }
+  scripted_backend(const scripted_backend&) = delete;
+  scripted_backend& operator=(const scripted_backend&) = delete;
+
+  tcp::endpoint endpoint() const { return acceptor_.local_endpoint(); }
+  // Waits for the script to end; then failure() says how it went.
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+  const std::string& failure() const { return failure_; }
+
+  // For the script: the next connection.
+  tcp::socket accept() {
+    pollfd ready{acceptor_.native_handle(), POLLIN, 0};
+    if (::poll(&ready, 1, 10'000) != 1) throw std::runtime_error("no connection came in 10 s");
+    return acceptor_.accept();
+  }
+  // For the script: what one read brings.
+  static std::string read_some(tcp::socket& s) {
+    pollfd ready{s.native_handle(), POLLIN, 0};
+    if (::poll(&ready, 1, 10'000) != 1) throw std::runtime_error("nothing came in 10 s");
+    std::array<char, 65536> bytes;
+    boost::system::error_code ec;
+    const std::size_t n = s.read_some(asio::buffer(bytes), ec);
+    if (ec) throw std::runtime_error("the pool's connection ended: " + ec.message());
+    return {bytes.data(), n};
+  }
+  // For the script: reads until `n` whole requests have come.
+  static std::string read_requests(tcp::socket& s, std::size_t n) {
+    std::string all;
+    while (requests_in(all) < n) all += read_some(s);
+    return all;
+  }
+
+private:
+  asio::io_context io_;
+  tcp::acceptor acceptor_;
+  std::string failure_;
+  std::thread thread_;
+};
+
+// Runs `exchange(targets[i])` in one process each, all started in the same
+// turn, on one pool; returns each one's result, and how many connections
+// the pool had open once all of them had ended.
+struct pooled {
+  std::vector<rdv::hub::exchange_result> results;
+  std::size_t open = 0;
+};
+pooled exchange_together(const tcp::endpoint& server, const std::vector<std::string>& targets) {
+  pooled out;
+  out.results.resize(targets.size());
+  const std::string crash = ch10::run([&] {
+    connection_pool pool;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      proc::monitor(proc::spawn([&, i] {
+        out.results[i] =
+            pool.exchange(server, get(targets[i]), "GET", connection_pool::clock::now() + 10s);
+      }));
+    }
+    for (std::size_t ended = 0; ended < targets.size(); ++ended) proc::receive<proc::down>();
+    out.open = pool.open(server);
+  });
+  if (!crash.empty()) throw std::runtime_error("the test's process crashed: " + crash);
+  return out;
+}
+
+TEST(Pool, RequestsThatComeTogetherShareOneWrite) {
+  explained_in("ch10-pool");
+  std::string first_read;
+  std::size_t connections = 0;
+  scripted_backend backend([&](scripted_backend& b) {
+    tcp::socket s = b.accept();
+    ++connections;
+    first_read = b.read_some(s);
+    const std::string rest =
+        b.read_requests(s, 5 - std::min<std::size_t>(requests_in(first_read), 5));
+    std::string answers;
+    for (std::size_t i = 0; i < requests_in(first_read + rest); ++i) answers += accepted;
+    asio::write(s, asio::buffer(answers));
+  });
+  const pooled p = exchange_together(backend.endpoint(), {"/0", "/1", "/2", "/3", "/4"});
+  backend.join();
+  ASSERT_EQ(backend.failure(), "");
+  EXPECT_EQ(requests_in(first_read), 5u)
+      << "five requests waiting in the line's mailbox should leave in one write, pipelined; "
+         "the backend's first read got:\n"
+      << first_read;
+  EXPECT_EQ(connections, 1u);
+  EXPECT_EQ(p.open, 1u) << "one kept-alive connection carries all five";
+  for (const auto& r : p.results) {
+    EXPECT_FALSE(r.error) << r.error.message();
+    EXPECT_EQ(r.status, 202);
+  }
+}
+
+TEST(Pool, RequestsABrokenConnectionLeftUnansweredAreSentOnceMore) {
+  explained_in("ch10-pool");
+  std::string on_first, probe, rest;
+  scripted_backend backend([&](scripted_backend& b) {
+    {
+      tcp::socket s = b.accept();
+      on_first = b.read_requests(s, 3);
+      asio::write(s, asio::buffer(accepted));  // answers /a only, and closes
+    }
+    tcp::socket s = b.accept();
+    probe = b.read_requests(s, 1);
+    asio::write(s, asio::buffer(accepted));
+    rest = b.read_requests(s, 1);
+    asio::write(s, asio::buffer(accepted));
+  });
+  const pooled p = exchange_together(backend.endpoint(), {"/a", "/b", "/c"});
+  backend.join();
+  ASSERT_EQ(backend.failure(), "");
+  EXPECT_EQ(on_first, get("/a") + get("/b") + get("/c"))
+      << "the three requests pipelined on the first connection";
+  EXPECT_EQ(probe, get("/b"))
+      << "the requests the closed connection left unanswered go once more, on a new one; the "
+         "first of them alone until it is answered (RFC 9112, section 9.3.2)";
+  EXPECT_EQ(rest, get("/c"));
+  for (const auto& r : p.results) {
+    EXPECT_FALSE(r.error) << r.error.message();
+    EXPECT_EQ(r.status, 202);
+  }
+}
+
+TEST(Pool, TheFirstRequestOnANewConnectionIsNotSentTwice) {
+  explained_in("ch10-pool");
+  std::string on_second;
+  scripted_backend backend([&](scripted_backend& b) {
+    {
+      tcp::socket s = b.accept();
+      b.read_requests(s, 1);  // and closes without an answer
+    }
+    tcp::socket s = b.accept();
+    on_second = b.read_requests(s, 1);
+    asio::write(s, asio::buffer(accepted));
+  });
+  const pooled first = exchange_together(backend.endpoint(), {"/refused"});
+  const pooled second = exchange_together(backend.endpoint(), {"/next"});
+  backend.join();
+  ASSERT_EQ(backend.failure(), "");
+  EXPECT_TRUE(first.results[0].error)
+      << "a server that closes a new connection on the first request has answered it: an error";
+  EXPECT_EQ(on_second, get("/next")) << "the failed request must not be sent again";
+  EXPECT_EQ(second.results[0].status, 202);
+}
+
+}  // namespace
