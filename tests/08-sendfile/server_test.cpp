@@ -4,7 +4,7 @@
 #include "static_fixture.hpp"
 
 #include "http_date.hpp"
-#include "tcp_segments.hpp"
+#include "rdv/test/tcp_segments.hpp"
 
 #include "rdv/test/book.hpp"
 
@@ -236,7 +236,7 @@ TEST(Packets, TheHeadLeavesInOnePacketWithTheFile) {
   ch08::server s([files](rdv::web::request& r) {
     if (r.head.target != "/segments") return files(r);
     return rdv::web::text_response(
-        200, std::to_string(ch08::data_segments_sent(r.socket.native_handle())));
+        200, std::to_string(rdv::test::data_segments_sent(r.socket.native_handle())));
   });
   rdv::test::client c(s.thread);
   c.send(get("/hello.txt"));

@@ -7,6 +7,7 @@
 #include "in_process.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/tcp_segments.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -134,12 +135,14 @@ TEST(Pool, RequestsThatComeTogetherShareOneWrite) {
   explained_in("ch10-pool");
   std::string first_read;
   std::size_t connections = 0;
+  std::uint32_t segments = 0;  // carrying data, as the backend's socket received them
   scripted_backend backend([&](scripted_backend& b) {
     tcp::socket s = b.accept();
     ++connections;
     first_read = b.read_some(s);
     const std::string rest =
         b.read_requests(s, 5 - std::min<std::size_t>(requests_in(first_read), 5));
+    segments = rdv::test::data_segments_received(s.native_handle());
     std::string answers;
     for (std::size_t i = 0; i < requests_in(first_read + rest); ++i) answers += accepted;
     asio::write(s, asio::buffer(answers));
@@ -151,6 +154,8 @@ TEST(Pool, RequestsThatComeTogetherShareOneWrite) {
       << "five requests waiting in the line's mailbox should leave in one write, pipelined; "
          "the backend's first read got:\n"
       << first_read;
+  EXPECT_EQ(segments, 1u) << "one write of ~200 bytes is one TCP segment on the loopback; five "
+                             "writes (TCP_NODELAY) would be five";
   EXPECT_EQ(connections, 1u);
   EXPECT_EQ(p.open, 1u) << "one kept-alive connection carries all five";
   for (const auto& r : p.results) {

@@ -1,0 +1,15 @@
+#pragma once
+// How many segments carrying data a TCP socket has sent or received (Linux's
+// TCP_INFO), in a file of its own: <linux/tcp.h>, which has the counters,
+// clashes with the <netinet/tcp.h> that Asio includes.
+
+#include <cstdint>
+
+namespace rdv::test {
+
+// tcpi_data_segs_out of the socket `fd`; 0 if TCP_INFO fails.
+std::uint32_t data_segments_sent(int fd);
+// tcpi_data_segs_in of the socket `fd`; 0 if TCP_INFO fails.
+std::uint32_t data_segments_received(int fd);
+
+}  // namespace rdv::test
