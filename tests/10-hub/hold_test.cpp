@@ -45,6 +45,18 @@ connection connect(boost::asio::io_context& io) {
   return {listener.accept(), std::move(client)};
 }
 
+// Spawns a process that holds the client at `server` under `id` (10 s at
+// most) and monitors it, then lets it register and wait; `end` and `answer`
+// get how the hold ended and the reply it took.
+void hold_client(tcp::socket& server, rdv::hub::hub_stats& stats, std::optional<hold_end>& end,
+                 rdv::web::response& answer) {
+  proc::monitor(proc::spawn([&] {
+    rdv::hub::pending_reply hold(id, stats);
+    end = hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
+  }));
+  proc::yield();  // the held process registers, and waits
+}
+
 rdv::web::response text(std::string body) {
   rdv::web::response r;
   r.body = std::move(body);
@@ -89,12 +101,7 @@ TEST(Hold, TheFirstDeliveryIsTheAnswerAndTheNextOneIsRefused) {
   bool first = false, second = true;
   const std::string crash = run([&] {
     auto [server, client] = connect(proc::current_io_context());
-    const proc::pid held = proc::spawn([&] {
-      rdv::hub::pending_reply hold(id, stats);
-      end = hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
-    });
-    proc::monitor(held);
-    proc::yield();  // the held process registers, and waits
+    hold_client(server, stats, end, answer);
     first = rdv::hub::deliver(id, text("first"));
     second = rdv::hub::deliver(id, text("second"));
     proc::receive<proc::down>();
@@ -161,13 +168,8 @@ TEST(Hold, AClientThatClosesItsConnectionIsGone) {
   std::optional<hold_end> end;
   const std::string crash = run([&] {
     auto [server, client] = connect(proc::current_io_context());
-    const proc::pid held = proc::spawn([&] {
-      rdv::hub::pending_reply hold(id, stats);
-      rdv::web::response answer;
-      end = hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
-    });
-    proc::monitor(held);
-    proc::yield();
+    rdv::web::response answer;
+    hold_client(server, stats, end, answer);
     client.close();
     proc::receive<proc::down>();
   });
@@ -184,13 +186,8 @@ TEST(Hold, AClientSendingItsNextRequestHasNotLeft) {
   std::string still_there;
   const std::string crash = run([&] {
     auto [server, client] = connect(proc::current_io_context());
-    const proc::pid held = proc::spawn([&] {
-      rdv::hub::pending_reply hold(id, stats);
-      rdv::web::response answer;
-      end = hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
-    });
-    proc::monitor(held);
-    proc::yield();
+    rdv::web::response answer;
+    hold_client(server, stats, end, answer);
     boost::asio::write(client, boost::asio::buffer(std::string_view("GET /next HTTP/1.1\r\n")));
     // Our own wait on the socket completes after the held process's (first
     // in line), so it has the news before the reply.

@@ -4,37 +4,16 @@
 #include <boost/asio/write.hpp>
 #include <boost/json/serialize.hpp>
 
-#include <cctype>
 #include <memory>
 
 namespace ch10 {
 
-namespace {
-
-bool same_name(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
 std::string forwarded::field(std::string_view name) const {
-  for (const auto& [n, v] : fields) {
-    if (same_name(n, name)) return v;
-  }
-  return {};
+  return rdv::test::field_value(fields, name);
 }
 
 std::size_t forwarded::count(std::string_view name) const {
-  std::size_t n = 0;
-  for (const auto& f : fields) n += same_name(f.first, name);
-  return n;
+  return rdv::test::field_count(fields, name);
 }
 
 std::string forwarded::head() const {

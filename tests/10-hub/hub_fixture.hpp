@@ -34,7 +34,7 @@ using namespace std::chrono_literals;
 // One request as the backend received it from the hub.
 struct forwarded {
   std::string method, target, body;
-  std::vector<std::pair<std::string, std::string>> fields;
+  rdv::test::field_lines fields;
   std::uint16_t from_port = 0;  // the hub's end of the connection it came on
 
   // The value of the first field called `name` (ASCII case-insensitive), or "".

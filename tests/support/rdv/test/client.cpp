@@ -20,13 +20,6 @@ namespace rdv::test {
 
 namespace {
 
-bool same_name(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -35,17 +28,29 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-std::string response::field(std::string_view name) const {
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) ==
+           std::tolower(static_cast<unsigned char>(y));
+  });
+}
+
+std::string field_value(const field_lines& fields, std::string_view name) {
   for (const auto& [n, v] : fields) {
-    if (same_name(n, name)) return v;
+    if (same_ignoring_case(n, name)) return v;
   }
   return {};
 }
 
-bool response::has_field(std::string_view name) const {
-  return std::any_of(fields.begin(), fields.end(),
-                     [&](const auto& f) { return same_name(f.first, name); });
+std::size_t field_count(const field_lines& fields, std::string_view name) {
+  return static_cast<std::size_t>(std::count_if(fields.begin(), fields.end(), [&](const auto& f) {
+    return same_ignoring_case(f.first, name);
+  }));
 }
+
+std::string response::field(std::string_view name) const { return field_value(fields, name); }
+
+bool response::has_field(std::string_view name) const { return field_count(fields, name) > 0; }
 
 client::client(const server_thread& server, std::chrono::milliseconds timeout)
     : client(server.port(), timeout) {
@@ -180,7 +185,7 @@ response client::read_response(bool to_head_request) {
   }
   const bool no_body = to_head_request || r.status / 100 == 1 || r.status == 204 || r.status == 304;
   if (no_body) {
-  } else if (same_name(r.field("Transfer-Encoding"), "chunked")) {
+  } else if (same_ignoring_case(r.field("Transfer-Encoding"), "chunked")) {
     for (;;) {
       const std::string size_line = read_line();
       std::size_t size = 0;

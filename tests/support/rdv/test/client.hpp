@@ -15,14 +15,24 @@
 
 namespace rdv::test {
 
+/// Header fields as a test reads them: name and value, in order.
+using field_lines = std::vector<std::pair<std::string, std::string>>;
+
+/// Whether `a` and `b` are the same, ASCII case aside (field names, tokens).
+bool same_ignoring_case(std::string_view a, std::string_view b);
+/// The value of the first field in `fields` called `name`, or "".
+std::string field_value(const field_lines& fields, std::string_view name);
+/// How many fields in `fields` are called `name`.
+std::size_t field_count(const field_lines& fields, std::string_view name);
+
 /// One HTTP response as the test client read it off the wire.
 struct response {
-  std::string version;                                      ///< "HTTP/1.1"
-  int status = 0;                                           ///< 200
-  std::string reason;                                       ///< "OK"
-  std::vector<std::pair<std::string, std::string>> fields;  ///< in order, as received
-  std::string body;  ///< decoded from Content-Length or chunked framing
-  std::string raw;   ///< every byte of the response as received
+  std::string version;  ///< "HTTP/1.1"
+  int status = 0;       ///< 200
+  std::string reason;   ///< "OK"
+  field_lines fields;   ///< in order, as received
+  std::string body;     ///< decoded from Content-Length or chunked framing
+  std::string raw;      ///< every byte of the response as received
 
   /// The value of the first field called `name` (ASCII case-insensitive), or "".
   std::string field(std::string_view name) const;
