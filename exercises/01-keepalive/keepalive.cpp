@@ -46,7 +46,7 @@ bool is_named(std::string_view field, std::string_view name) {
 bool keeps_alive(std::string_view head) {
   // TODO(ch01.1): decide whether the connection stays open after this request
   // Hint: What does each HTTP version do when the client says nothing about the
-  //   connection? Look at the end of the request line. (more: ./course hint 01)
+  //   connection? Look at the end of the request line. (more: ./course hint 01 1)
   (void)head; (void)&is_named;
   throw rdv::todo("ch01.1", "decide whether the connection stays open after this request");
 }
@@ -55,8 +55,8 @@ bool keeps_alive(std::string_view head) {
 //! [answer_heads]
 std::size_t answer_heads(std::string_view received, std::string& replies, bool& open) {
   // TODO(ch01.2): answer each complete request head, in order
-  // Hint: Where does a request head end? Which four bytes mark it? (more: ./course hint
-  //   01)
+  // Hint: Where does a request head end? Which four bytes mark it? (more:
+  //   ./course hint 01 2)
   (void)received; (void)replies; (void)open;
   throw rdv::todo("ch01.2", "answer each complete request head, in order");
 }
@@ -66,7 +66,7 @@ std::size_t answer_heads(std::string_view received, std::string& replies, bool& 
 void serve(tcp::socket socket, asio::yield_context yield) {
   // TODO(ch01.3): read, answer and write until the connection is done
   // Hint: Which call waits for bytes without blocking the other connections? What does
-  //   it return, and how does it say that the client left? (more: ./course hint 01)
+  //   it return, and how does it say that the client left? (more: ./course hint 01 3)
   (void)socket; (void)yield;
   throw rdv::todo("ch01.3", "read, answer and write until the connection is done");
 }
@@ -81,7 +81,7 @@ void accept(tcp::acceptor& acceptor, asio::yield_context yield) {
     if (ec) continue;                                  // e.g. the client already left
     // TODO(ch01.4): serve the new connection without holding up the next accept
     // Hint: What goes wrong if this loop calls serve() itself? Think of a client that
-    //   connects and then says nothing. (more: ./course hint 01)
+    //   connects and then says nothing. (more: ./course hint 01 4)
     (void)socket;
     throw rdv::todo("ch01.4", "serve the new connection without holding up the next accept");
   }

@@ -20,7 +20,7 @@ parse_error parse_chunk_size(std::string_view line, std::uint64_t& size) {
   // TODO(ch02.4): read the size of a chunk
   // Hint: chunk-size is one or more hex digits. What should happen when the digits no
   //   longer fit in 64 bits, and why is wrapping around the most dangerous answer?
-  //   (more: ./course hint 02)
+  //   (more: ./course hint 02 4)
   (void)line; (void)size; (void)&hex_digit;
   throw rdv::todo("ch02.4", "read the size of a chunk");
 }
@@ -79,7 +79,7 @@ body_decoder::result body_decoder::decode_chunked(std::string_view input) {
   // TODO(ch02.5): decode a chunked body: size line, data, CRLF, ..., trailers
   // Hint: Draw the states: a size line, then that many bytes of data, then CRLF, and
   //   again; a size of 0 leads to the trailer section. Which of them can end in the
-  //   middle of the input, and what must you keep? (more: ./course hint 02)
+  //   middle of the input, and what must you keep? (more: ./course hint 02 5)
   (void)input;
   throw rdv::todo("ch02.5", "decode a chunked body: size line, data, CRLF, ..., trailers");
 }

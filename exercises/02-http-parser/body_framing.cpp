@@ -65,7 +65,7 @@ parse_error check_transfer_codings(const field_list& fields) {
 parse_error request_framing(const field_list& fields, const limits& limits, framing& out) {
   // TODO(ch02.3): decide where the request's body ends
   // Hint: Which fields can announce a body? Look for them by name, ignoring case;
-  //   parse_content_length() reads a Content-Length value. (more: ./course hint 02)
+  //   parse_content_length() reads a Content-Length value. (more: ./course hint 02 3)
   (void)fields; (void)limits; (void)out;
   throw rdv::todo("ch02.3", "decide where the request's body ends");
 }

@@ -22,7 +22,7 @@ bool has_token(std::string_view list, std::string_view token) {
 parse_error parse_field_line(std::string_view line, field& out) {
   // TODO(ch02.2): split a field line into its name and its value
   // Hint: A field line is `name ":" OWS value OWS`. Which characters may a name hold
-  //   (is_tchar), and what must come right after it? (more: ./course hint 02)
+  //   (is_tchar), and what must come right after it? (more: ./course hint 02 2)
   (void)line; (void)out;
   throw rdv::todo("ch02.2", "split a field line into its name and its value");
 }

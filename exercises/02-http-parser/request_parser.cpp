@@ -15,7 +15,7 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 parse_error parse_request_line(std::string_view line, request_head& out) {
   // TODO(ch02.1): split the request line into method, target and version
   // Hint: The line is `method SP request-target SP HTTP-version`, with exactly one
-  //   space between the parts. What may each part contain? (more: ./course hint 02)
+  //   space between the parts. What may each part contain? (more: ./course hint 02 1)
   (void)line; (void)out; (void)&is_digit;
   throw rdv::todo("ch02.1", "split the request line into method, target and version");
 }

@@ -54,8 +54,8 @@ inline process& scheduler::running() const {
 [[gnu::always_inline]] inline boost::context::fiber scheduler::take_next() {
   // TODO(ch03.4): pick the first runnable process, or go back to run()'s caller
   // Hint: Three members say who has the CPU and who just left it: running_, left_ and
-  //   left_ended_. What must each hold once the switch is done? (more: ./course hint
-  //   03)
+  //   left_ended_. What must each hold once the switch is done? (more:
+  //   ./course hint 03 4)
   throw rdv::todo("ch03.4", "pick the first runnable process, or go back to run()'s caller");
 }
 //! [take_next]

@@ -58,8 +58,8 @@ void scheduler::run() {
   try {
     // TODO(ch03.3): run processes until none is runnable
     // Hint: run()'s caller is treated like a process that always gives way: which
-    //   member chooses who runs next, and returns that one's fiber? (more: ./course
-    //   hint 03)
+    //   member chooses who runs next, and returns that one's fiber? (more:
+    //   ./course hint 03 3)
     throw rdv::todo("ch03.3", "run processes until none is runnable");
   } catch (...) {
     in_run_ = false;
@@ -109,7 +109,7 @@ void scheduler::report_exit(pid who, const exit_reason& reason) {
   if (monitors_.empty()) return;  // the common case: nobody watches
   // TODO(ch03.5): tell every process that monitors `who` how it ended
   // Hint: monitors_ maps a monitored pid to the pids watching it; a pid can be watched
-  //   by several processes. Which lookup gives them all? (more: ./course hint 03)
+  //   by several processes. Which lookup gives them all? (more: ./course hint 03 5)
   throw rdv::todo("ch03.5", "tell every process that monitors `who` how it ended");
 }
 //! [report_exit]

@@ -21,8 +21,8 @@ pid scheduler::spawn(F&& body) {
   try {
     // TODO(ch03.2): give the new process a fiber on a pooled stack, and queue it to run
     // Hint: boost::context::fiber's constructor takes std::allocator_arg, a stack
-    //   allocator and a function. Which member hands out pooled stacks? (more: ./course
-    //   hint 03)
+    //   allocator and a function. Which member hands out pooled stacks? (more:
+    //   ./course hint 03 2)
     (void)body;
     throw rdv::todo("ch03.2", "give the new process a fiber on a pooled stack, and queue it to run");
   } catch (...) {

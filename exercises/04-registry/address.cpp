@@ -9,7 +9,7 @@ namespace rdv::proc {
 pid address::resolve() const {
   // TODO(ch04.2): turn the address into the pid it reaches now
   // Hint: A pid is its own answer. Which function finds the process behind a name?
-  //   (more: ./course hint 04)
+  //   (more: ./course hint 04 2)
   throw rdv::todo("ch04.2", "turn the address into the pid it reaches now");
 }
 //! [resolve]

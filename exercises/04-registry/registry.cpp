@@ -20,7 +20,7 @@ std::string misuse(std::string_view call, std::string_view name, pid who, std::s
 void registry::add(std::string name, pid who) {
   // TODO(ch04.1): give a live process a name, unless the name or the process is taken
   // Hint: Which three things does Erlang's register/2 refuse? Check each one, and say
-  //   in the message what was expected and what was found. (more: ./course hint 04)
+  //   in the message what was expected and what was found. (more: ./course hint 04 1)
   (void)name; (void)who; (void)&misuse;
   throw rdv::todo("ch04.1", "give a live process a name, unless the name or the process is taken");
 }
@@ -55,8 +55,8 @@ void registry::process_exited(pid who, const exit_reason& reason) {
   if (named == by_pid_.end()) return;  // most processes have no name
   // TODO(ch04.3): release the name of a process that ended
   // Hint: `named` is the pid's entry in by_pid_, and its value is the name. Which
-  //   entries of the two maps must go, so that they keep agreeing? (more: ./course hint
-  //   04)
+  //   entries of the two maps must go, so that they keep agreeing? (more:
+  //   ./course hint 04 3)
   throw rdv::todo("ch04.3", "release the name of a process that ended");
 }
 //! [process_exited]

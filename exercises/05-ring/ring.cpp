@@ -15,8 +15,8 @@ using clock = std::chrono::steady_clock;
 //! [forward]
 void forward(pid next, long laps) {
   // TODO(ch05.1): pass the token on, once per lap
-  // Hint: Which receive waits for a message of one type and returns it? (more: ./course
-  //   hint 05)
+  // Hint: Which receive waits for a message of one type and returns it? (more:
+  //   ./course hint 05 1)
   (void)next; (void)laps;
   throw rdv::todo("ch05.1", "pass the token on, once per lap");
 }
@@ -27,7 +27,7 @@ pid build(long n, long laps) {
   // TODO(ch05.2): spawn the rest of the ring behind the caller, each process knowing the next
   // Hint: Spawn them backwards. The first one you spawn is the last of the ring, and it
   //   passes the token to you (self()). Whom does each later one pass to? (more:
-  //   ./course hint 05)
+  //   ./course hint 05 2)
   (void)n; (void)laps;
   throw rdv::todo("ch05.2", "spawn the rest of the ring behind the caller, each process knowing the next");
 }

@@ -27,8 +27,8 @@ envelope* receive_within(scheduler& node, wanted_types wanted,
   if (limit <= std::chrono::steady_clock::duration::zero()) return nullptr;  // a poll
   // TODO(ch06.1): wait for a wanted message or the timer, whichever comes first
   // Hint: The timer needs the io_context (node.use<event_loop>()) and a handler that
-  //   can wake this wait, and only this one: what does it keep? (more: ./course hint
-  //   06)
+  //   can wake this wait, and only this one: what does it keep? (more:
+  //   ./course hint 06 1)
   (void)wanted; (void)at; (void)limit;
   throw rdv::todo("ch06.1", "wait for a wanted message or the timer, whichever comes first");
 }

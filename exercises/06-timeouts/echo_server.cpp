@@ -19,8 +19,8 @@ using proc::use_process;
 void serve(tcp::socket socket, std::chrono::milliseconds idle) {
   // TODO(ch06.3): echo what the client sends, and hang up when it is idle too long
   // Hint: Read with use_process, as if the read blocked. Which variant of the token
-  //   cancels the read after `idle`, and what error does it give then? (more: ./course
-  //   hint 06)
+  //   cancels the read after `idle`, and what error does it give then? (more:
+  //   ./course hint 06 3)
   (void)socket; (void)idle;
   throw rdv::todo("ch06.3", "echo what the client sends, and hang up when it is idle too long");
 }  // the socket closes here, as the process ends

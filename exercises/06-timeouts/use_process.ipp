@@ -19,7 +19,7 @@ template <class... Results>
 void process_handler<Values...>::operator()(Results&&... results) {
   // TODO(ch06.2): hand the operation's results to the waiting process, and let it run
   // Hint: The process waits in initiate() below, with `done` on its stack. Where do the
-  //   results go so that it finds them when it resumes? (more: ./course hint 06)
+  //   results go so that it finds them when it resumes? (more: ./course hint 06 2)
   ((void)results, ...);
   throw rdv::todo("ch06.2", "hand the operation's results to the waiting process, and let it run");
 }

@@ -78,7 +78,7 @@ void accept_connections(tcp::acceptor& acceptor, handler handle, server_options 
     if (ec) continue;  // e.g. the client reset before we accepted it
     // TODO(ch07.3): serve the connection in a process of its own, and watch it
     // Hint: Which process should own the socket, and what must it capture to serve (the
-    //   handler and the options live in `shared`)? (more: ./course hint 07)
+    //   handler and the options live in `shared`)? (more: ./course hint 07 3)
     (void)socket; (void)refuse;
     throw rdv::todo("ch07.3", "serve the connection in a process of its own, and watch it");
   }

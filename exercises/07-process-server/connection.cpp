@@ -65,7 +65,7 @@ read_result read_more(tcp::socket& socket, connection_buffer& in,
                       std::optional<clock::time_point>& deadline, const server_options& options) {
   // TODO(ch07.1): read with the idle timeout between requests, and a request deadline within one
   // Hint: use_process.within(limit)[ec] suspends this process until the read completes
-  //   or `limit` passes. Which error says the time ran out? (more: ./course hint 07)
+  //   or `limit` passes. Which error says the time ran out? (more: ./course hint 07 1)
   (void)socket; (void)in; (void)deadline; (void)options;
   throw rdv::todo("ch07.1", "read with the idle timeout between requests, and a request deadline within one");
 }
@@ -203,7 +203,7 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
     out.may_wait = options.answer_pipelined_together && in.filled > in.parsed;  // another is here
     // TODO(ch07.2): answer the request, and decide whether the connection goes on
     // Hint: The handler runs right here, in this connection's process. What does it
-    //   need to see of the request? (more: ./course hint 07)
+    //   need to see of the request? (more: ./course hint 07 2)
     (void)handle; (void)peer; (void)send_response;
     throw rdv::todo("ch07.2", "answer the request, and decide whether the connection goes on");
     in.move_unparsed_to(0);  // the next request starts at the front

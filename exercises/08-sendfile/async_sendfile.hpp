@@ -39,7 +39,7 @@ public:
     // TODO(ch08.5): send until done, waiting for writability whenever the socket is full
     // Hint: sendfile_some() sends what fits in the socket's buffer now. What do EAGAIN,
     //   EINTR, and "0 bytes, no error" each mean, and what does the loop do for each?
-    //   (more: ./course hint 08)
+    //   (more: ./course hint 08 5)
     (void)sendfile_some;
     throw rdv::todo("ch08.5", "send until done, waiting for writability whenever the socket is full");
     finish(self, ec);

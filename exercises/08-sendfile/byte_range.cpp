@@ -40,7 +40,7 @@ range_decision decide_range(std::optional<std::string_view> range, std::uint64_t
   // TODO(ch08.4): parse the one range asked for, and decide between 206, 416 and 200
   // Hint: The set is a comma-separated list (with optional spaces, and empty elements
   //   to skip). How many ranges does it name, and what does this server do with more
-  //   than one? (more: ./course hint 08)
+  //   than one? (more: ./course hint 08 4)
   (void)length; (void)digits; (void)trim;
   throw rdv::todo("ch08.4", "parse the one range asked for, and decide between 206, 416 and 200");
 }

@@ -58,7 +58,7 @@ bool strong_match(std::string_view list, std::string_view etag) {
 precondition evaluate(const conditions& c, bool get_or_head, const validators& v) {
   // TODO(ch08.3): evaluate the preconditions in the order RFC 9110 gives
   // Hint: Which field wins when a request has both If-None-Match and If-Modified-Since,
-  //   and why is that the better validator? (more: ./course hint 08)
+  //   and why is that the better validator? (more: ./course hint 08 3)
   (void)c; (void)get_or_head; (void)v;
   throw rdv::todo("ch08.3", "evaluate the preconditions in the order RFC 9110 gives");
 }

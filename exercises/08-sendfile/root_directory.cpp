@@ -86,7 +86,7 @@ file_handle root_directory::open_kernel(const std::string& relative,
 #if defined(__linux__) && defined(RESOLVE_BENEATH)
   // TODO(ch08.2): open the file with openat2, beneath the root's descriptor
   // Hint: glibc has no wrapper for openat2: syscall(SYS_openat2, dirfd, pathname, &how,
-  //   sizeof how). What goes in `how`'s flags and resolve? (more: ./course hint 08)
+  //   sizeof how). What goes in `how`'s flags and resolve? (more: ./course hint 08 2)
   (void)relative; (void)ec; (void)open_flags; (void)from_errno;
   throw rdv::todo("ch08.2", "open the file with openat2, beneath the root's descriptor");
 #else

@@ -46,7 +46,7 @@ local_path local_path_for(std::string_view target) {
   out.trailing_slash = path.ends_with('/');
   // TODO(ch08.1): decode each segment once, and refuse the ones that could leave the root
   // Hint: Why split at '/' *before* decoding? What would "a%2f..%2fb" become if you
-  //   decoded first? (more: ./course hint 08)
+  //   decoded first? (more: ./course hint 08 1)
   (void)hex_value;
   throw rdv::todo("ch08.1", "decode each segment once, and refuse the ones that could leave the root");
   return out;

@@ -67,7 +67,7 @@ int media_range::specificity() const {
 bool parse_quality(std::string_view text, quality& out) {
   // TODO(ch09.1): read a qvalue into thousandths
   // Hint: A qvalue is "0" or "1", optionally followed by a dot and at most three
-  //   digits. Which digits may follow a leading "1"? (more: ./course hint 09)
+  //   digits. Which digits may follow a leading "1"? (more: ./course hint 09 1)
   (void)text; (void)out;
   throw rdv::todo("ch09.1", "read a qvalue into thousandths");
 }

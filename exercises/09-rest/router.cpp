@@ -78,7 +78,7 @@ web::response router::handle(web::request& request) {
   // TODO(ch09.4): do what every resource needs before the resource answers
   // Hint: Which status when nothing is mounted at the path, or the resource says it
   //   does not exist? Which when the method is not allowed, and which header field must
-  //   come with it? (more: ./course hint 09)
+  //   come with it? (more: ./course hint 09 4)
   (void)method; (void)&options_answer;
   throw rdv::todo("ch09.4", "do what every resource needs before the resource answers");
 }

@@ -45,7 +45,7 @@ peeked peek_client(tcp::socket& client) {
 pending_reply::pending_reply(std::string id, hub_stats& stats) : id_(std::move(id)), stats_(stats) {
   // TODO(ch10.2): register this process under the request's id
   // Hint: The reply handler will find the held client by its id alone. Which chapter 4
-  //   call makes a name lead to this process? (more: ./course hint 10)
+  //   call makes a name lead to this process? (more: ./course hint 10 2)
   throw rdv::todo("ch10.2", "register this process under the request's id");
 }
 //! [register]
@@ -70,7 +70,7 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
   // TODO(ch10.3): wait for the reply, the client's leaving, or the deadline
   // Hint: Chapter 6's notify() turns "the client's socket is readable" into a message
   //   (async_wait with wait_read). Readable may mean the client left, or that it sent
-  //   its next request: peek_client() tells which. (more: ./course hint 10)
+  //   its next request: peek_client() tells which. (more: ./course hint 10 3)
   (void)client; (void)deadline; (void)answer; (void)&peek_client;
   throw rdv::todo("ch10.3", "wait for the reply, the client's leaving, or the deadline");
 }

@@ -71,7 +71,7 @@ std::string read_reply(const http::field_list& fields, std::string_view body, we
   // TODO(ch10.6): turn the worker's reply into the client's response
   // Hint: message/http means the body is a response, bytes and all: chapter 2's
   //   response_parser can read it, fed the whole body at once. read_message() does
-  //   that; which Content-Type values mean it? (more: ./course hint 10)
+  //   that; which Content-Type values mean it? (more: ./course hint 10 6)
   (void)fields; (void)body; (void)out; (void)&read_message; (void)&media_type_is;
   throw rdv::todo("ch10.6", "turn the worker's reply into the client's response");
 }
@@ -81,7 +81,7 @@ std::string read_reply(const http::field_list& fields, std::string_view body, we
 bool deliver(std::string_view id, web::response answer) {
   // TODO(ch10.4): hand the reply to the client held under the id, and learn if it took it
   // Hint: whereis() (chapter 4) turns the id into a pid, or nothing: a request that
-  //   ended has given its name up. (more: ./course hint 10)
+  //   ended has given its name up. (more: ./course hint 10 4)
   (void)id; (void)answer;
   throw rdv::todo("ch10.4", "hand the reply to the client held under the id, and learn if it took it");
 }

@@ -31,7 +31,7 @@ void fill_random(std::uint8_t* bytes, std::size_t size) {
 std::string id_source::next() {
   // TODO(ch10.1): make a request id from 16 random bytes
   // Hint: random_ holds random bytes from getrandom(2), used_ says how many are spent.
-  //   What must happen when fewer than 16 are left? (more: ./course hint 10)
+  //   What must happen when fewer than 16 are left? (more: ./course hint 10 1)
   (void)&fill_random;
   throw rdv::todo("ch10.1", "make a request id from 16 random bytes");
 }

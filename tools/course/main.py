@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import book, build, chapters, gtest, packages, regions, ui, verify
+from . import book, book_check, build, chapters, gtest, packages, regions, ui, verify
 from .chapters import ROOT
 
 DESCRIPTION = """\
@@ -433,6 +433,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
             build.configure("dev")
             build.build("dev", ["book"])
             ui.say(f"  {ui.green(ui.PASS)} {book.html_dir().relative_to(ROOT)}/index.html")
+            ui.say(ui.bold("\nThe book shows every exercise's stub and keeps its answer folded"))
+            found, looked_for = book_check.built_problems(book.html_dir())
+            for problem in found:
+                ui.say(f"  {ui.red(ui.FAIL)} {problem}")
+            if not found:
+                ui.say(f"  {ui.green(ui.PASS)} every exercise has its box; none of {looked_for} "
+                       "lines of the reference solutions is in open text")
+            problems += found
         except build.BuildError as error:
             problems.append("the book does not build:\n" + str(error))
             ui.say(f"  {ui.red(ui.FAIL)} the book does not build:\n{error}")

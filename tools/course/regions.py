@@ -14,7 +14,7 @@ The generator replaces it with a stub that compiles without warnings and fails
 at run time:
 
     // TODO(ch01.2): answer each complete request head, in order
-    // Hint: Where does a request head end? (more: ./course hint 01)
+    // Hint: Where does a request head end? (more: ./course hint 01 2)
     (void)received;
     throw rdv::todo("ch01.2", "answer each complete request head, in order");
 
@@ -54,6 +54,12 @@ class Region:
     first: int           # index of the EXERCISE line
     last: int            # index of the END EXERCISE line
     indent: str
+    body: int = -1       # index of the first line of the solution's code
+
+    @property
+    def number(self) -> str:
+        """K of chNN.K."""
+        return self.id.split(".")[1]
 
     @property
     def chapter(self) -> str:
@@ -89,6 +95,7 @@ def parse(path: Path, lines: list[str] | None = None) -> list[Region]:
             else:
                 break
             i += 1
+        region.body = i
         while i < len(lines) and not END.match(lines[i]):
             if BEGIN.match(lines[i]):
                 raise RegionError(f"{path}:{i + 1}: EXERCISE regions cannot nest "
@@ -110,12 +117,28 @@ def stub_lines(region: Region, chapter: str) -> list[str]:
     title = region.title.replace("\\", "\\\\").replace('"', '\\"')
     hint = f"Hint: {region.hints[0]}"
     if len(region.hints) > 1:
-        hint += f" (more: ./course hint {chapter})"
+        hint += f" (more: ./course hint {chapter} {region.number})"
     out = [f"{ind}// TODO({region.id}): {region.title}"]
-    out += textwrap.wrap(hint, width=88, initial_indent=f"{ind}// ", subsequent_indent=f"{ind}//   ")
+    # The command stays on one line: \u00a0 keeps textwrap from breaking it.
+    hint = hint.replace(f"./course hint {chapter} {region.number}",
+                        f"./course\u00a0hint\u00a0{chapter}\u00a0{region.number}")
+    out += [line.replace("\u00a0", " ") for line in
+            textwrap.wrap(hint, width=88, initial_indent=f"{ind}// ", subsequent_indent=f"{ind}//   ")]
     out += [ind + code for code in region.stub]
     out.append(f'{ind}throw rdv::todo("{region.id}", "{title}");')
     return out
+
+
+def solution_lines(region: Region, lines: list[str]) -> list[str]:
+    """The region's reference code (what the stub replaces), without the
+    markers, indented as in the file."""
+    return lines[region.body:region.last]
+
+
+def solution_snippet(region_id: str) -> str:
+    """The snippet name under which the book's listings keep a region's
+    reference code: "solution-ch01-2" for ch01.2."""
+    return "solution-" + region_id.replace(".", "-")
 
 
 def render(path: Path, stubbed: set[str] | None = None) -> str:

@@ -2,9 +2,11 @@
 
 Quick part (no build): exercise regions are well formed, exercises/ is what
 the generator writes, every \\snippet and every test's book anchor exists,
-shell scripts pass shellcheck. Full part: the solutions pass their tests, the
-pristine exercises fail them, and stubbing any single region alone makes at
-least one test fail ("teeth").
+every region is shown by one listing of its chapter's page, shell scripts
+pass shellcheck. Full part: the solutions pass their tests, the book builds
+without a warning and hands out no answer in open text (book_check.py), the
+pristine exercises fail the tests, and stubbing any single region alone
+makes at least one test fail ("teeth").
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import book, build, chapters, gtest, regions, ui
+from . import book, book_check, build, chapters, gtest, regions, ui
 from .chapters import ROOT
 
 EXPLAINED_IN = re.compile(r'explained_in\(\s*"(?P<anchor>[\w-]+)"\s*\)')
@@ -47,6 +49,7 @@ def quick_problems() -> list[str]:
         problems += [f"exercise drift: {line} (run tools/make_exercises.py {chapter.number})"
                      for line in from_generator]
     problems += book.snippet_problems()
+    problems += book_check.quick_problems()
     anchors = book.sections()
     for source in sorted((ROOT / "tests").rglob("*.cpp")):
         for number, line in enumerate(source.read_text().splitlines(), 1):

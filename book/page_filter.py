@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Doxygen input filter for the book's pages, chapters/*.md (FILTER_PATTERNS).
+
+Passes a page through and adds what keeps the book in order without anyone
+maintaining it by hand:
+
+- after each listing (\\snippet) that covers an exercise region, the
+  exercise's box: its name and anchor (ex-chNN-K), where to write it, the
+  commands that check it and give its hints, and the reference solution in
+  a fold the reader opens (book/listing_filter.py shows the listing itself
+  with the learner's stub in place of the region);
+- at the end of the introduction, the list of chapters and appendices;
+- at the end of every other page, links to the previous and the next one.
+
+Pages are the chapters (NN-slug.md, in number order) and then the
+appendices (AK-slug.md).
+"""
+
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+
+from course import exercise_blocks  # noqa: E402
+
+LABEL = re.compile(r"^#\s+(?P<title>.+?)\s*\{#(?P<label>[\w-]+)\}\s*$")
+
+
+def title_and_label(page: Path) -> tuple[str, str]:
+    first = page.read_text().splitlines()[0]
+    m = LABEL.match(first)
+    if not m:
+        sys.exit(f"{page}:1: a page of the book must start with '# Title {{#label}}'")
+    return m["title"], m["label"]
+
+
+def book_pages(folder: Path) -> list[Path]:
+    """The pages in reading order: chapters, then appendices."""
+    return sorted(folder.glob("[0-9][0-9]-*.md")) + sorted(folder.glob("A[0-9]-*.md"))
+
+
+def number(page: Path) -> str:
+    return page.name.split("-")[0]
+
+
+def with_exercises(text: str) -> str:
+    """The page with an exercise box after every listing that covers a region."""
+    out = []
+    for line in text.splitlines():
+        out.append(line)
+        for block in exercise_blocks.after_listing(line):
+            out.append(block)
+    return "\n".join(out) + "\n"
+
+
+def navigation(page: Path, pages: list[Path]) -> str:
+    index = pages.index(page)
+    if index == 0:  # the introduction lists every other page
+        items = []
+        for other in pages[1:]:
+            title, label = title_and_label(other)
+            items.append(f"- \\ref {label} \"{number(other)} · {title}\"\n")
+        return "\n" + "".join(items)
+    links = []
+    for neighbour, arrow in ((index - 1, "prev"), (index + 1, "next")):
+        if 0 <= neighbour < len(pages):
+            title, label = title_and_label(pages[neighbour])
+            if neighbour == 0:
+                label = "index"
+            name = f"{number(pages[neighbour])} · {title}"
+            text = f"← {name}" if arrow == "prev" else f"{name} →"
+            links.append(f'<span class="{arrow}">\\ref {label} "{text}"</span>')
+        else:
+            links.append("<span></span>")
+    return '\n<div class="chapter-nav">' + "".join(links) + "</div>\n"
+
+
+def main() -> None:
+    page = Path(sys.argv[1]).resolve()
+    text = page.read_text()
+    sys.stdout.write(with_exercises(text))
+    pages = book_pages(page.parent)
+    if page in pages:
+        sys.stdout.write(navigation(page, pages))
+
+
+if __name__ == "__main__":
+    main()
