@@ -81,7 +81,7 @@ function(_rdv_test_program target sources library depends bin_dir)
   string(REGEX MATCH "[0-9][0-9]" number "${target}")
   add_executable(${target} ${sources})
   target_link_libraries(${target} PRIVATE ${library} ${depends}
-                        rdv_test_support GTest::gtest_main rdv_warnings)
+                        rdv_test_main rdv_warnings)
   get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
   if(bin_dir MATCHES "/exercise$")
     list(TRANSFORM programs APPEND _exercise)

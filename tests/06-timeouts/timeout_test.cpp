@@ -7,6 +7,7 @@
 #include "processes.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/run_io.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,7 +40,7 @@ protected:
   // Runs until no process and no timer is left. A timer that leaked would
   // keep it running: the 60-second cap turns that into a failure.
   void run_all() {
-    io.run_for(60s);
+    rdv::test::run_io(io, 60s);
     EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
   }
 };

@@ -8,6 +8,7 @@
 #include "use_process.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/run_io.hpp"
 
 #include <gtest/gtest.h>
 
@@ -47,7 +48,7 @@ protected:
   ~Token() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
 
   void run_all() {
-    io.run_for(60s);
+    rdv::test::run_io(io, 60s);
     EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
   }
 };

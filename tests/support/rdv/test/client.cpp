@@ -1,6 +1,7 @@
 #include "rdv/test/client.hpp"
 
 #include "rdv/test/escape.hpp"
+#include "rdv/test/unsolved.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -109,11 +110,13 @@ std::size_t client::read_more() {
         fail("the server stopped with an error: " + died);
       }
     }
+    if (const auto unsolved = unsolved_message()) fail(*unsolved);
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
       fail("no answer within " + std::to_string(timeout_.count()) + " ms");
     }
-    // Wake up every 50 ms to notice a server that died; the deadline is what counts.
+    // Wake up every 50 ms to notice a server that died or reached an exercise
+    // stub; the deadline is what counts.
     pollfd p{fd_, POLLIN, 0};
     const int ready = ::poll(&p, 1, 50);
     if (ready < 0 && errno != EINTR) fail(std::string("poll: ") + std::strerror(errno));
@@ -228,13 +231,26 @@ bool client::wait_closed() {
 }
 
 void client::fail(const std::string& what) const {
+  // An exercise stub explains whatever went wrong after it. A program the
+  // test started announces one on its standard error, which may reach the
+  // test a moment after the connection closed: wait that moment (only on
+  // this failure path).
+  for (int i = 0; i < 20 && server_ == nullptr && !todo_reached(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (const auto unsolved = unsolved_message()) {
+    throw unsolved_exercise(*unsolved + "\n(" + what + ")\n" + transcript());
+  }
   if (server_ != nullptr) {
     // A server that throws closes its sockets while the exception unwinds, a
     // moment before its thread records why. Give it that moment, so that the
     // message names the cause (only on this failure path: a passing test never
     // waits here).
-    for (int i = 0; i < 50 && server_->failure().empty(); ++i) {
+    for (int i = 0; i < 50 && server_->failure().empty() && !todo_reached(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (const auto unsolved = unsolved_message()) {
+      throw unsolved_exercise(*unsolved + "\n(" + what + ")\n" + transcript());
     }
     if (const auto died = server_->failure(); !died.empty()) {
       throw network_error(what + "\nbecause the server stopped with an error: " + died + "\n" +

@@ -1,5 +1,7 @@
 #include "rdv/test/program.hpp"
 
+#include "rdv/test/unsolved.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -69,9 +71,18 @@ program::program(std::string path, std::vector<std::string> args, std::size_t li
   ::close(pipe_fds[1]);
   reader_ = std::thread([this, fd = pipe_fds[0]] { read_output(fd); });
   std::unique_lock lock(mutex_);
-  // Until it listens, or its output ends (it exited: no use waiting on).
-  changed_.wait_for(lock, timeout, [&] { return ports_.size() >= listeners || output_ended_; });
+  // Until it listens, or its output ends (it exited: no use waiting on), or
+  // it reached an exercise stub.
+  changed_.wait_for(lock, timeout, [&] {
+    return ports_.size() >= listeners || output_ended_ || todo_reached();
+  });
   if (ports_.size() < listeners) {
+    if (const auto unsolved = unsolved_message()) {
+      lock.unlock();
+      stop();
+      if (reader_.joinable()) reader_.join();
+      throw unsolved_exercise("`" + command_line() + "`: " + *unsolved);
+    }
     lock.unlock();
     const int status = stop();
     if (reader_.joinable()) reader_.join();  // a joinable thread must not be destroyed
@@ -96,7 +107,16 @@ void program::read_output(int fd) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     const std::lock_guard lock(mutex_);
+    const auto from = output_.size();
     output_.append(chunk, static_cast<std::size_t>(n));
+    // rdv::todo's announcement (rdv/todo.cpp), once the line is whole.
+    constexpr std::string_view announced = "rdv: reached ";
+    for (auto at = output_.find(announced, from > 200 ? from - 200 : 0); at != std::string::npos;
+         at = output_.find(announced, at + 1)) {
+      if (const auto end = output_.find('\n', at); end != std::string::npos) {
+        note_todo(output_.substr(at + announced.size(), end - at - announced.size()));
+      }
+    }
     for (auto it = std::sregex_iterator(output_.begin(), output_.end(), listening);
          it != std::sregex_iterator(); ++it) {
       ports_[(*it)[1].str()] = static_cast<std::uint16_t>(std::stoi((*it)[2].str()));
@@ -111,9 +131,14 @@ void program::read_output(int fd) {
 
 bool program::wait_for_output(std::string_view text, std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  return changed_.wait_for(lock, timeout, [&] {
-    return output_.find(text) != std::string::npos || output_ended_;
+  const bool printed = changed_.wait_for(lock, timeout, [&] {
+    return output_.find(text) != std::string::npos || output_ended_ || todo_reached();
   }) && output_.find(text) != std::string::npos;
+  if (!printed) {
+    lock.unlock();
+    throw_if_todo();
+  }
+  return printed;
 }
 
 std::uint16_t program::port(std::string_view role) const {

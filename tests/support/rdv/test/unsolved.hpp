@@ -1,0 +1,38 @@
+#pragma once
+/// \file
+/// Notices, the moment it happens, that the code under test reached an
+/// exercise stub (rdv::todo), in the test's own process or in a program the
+/// test started, so that a test fails at once instead of waiting for an
+/// answer that will never come.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace rdv::test {
+
+/// The code under test reached an unsolved exercise.
+class unsolved_exercise : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Records that a stub was reached; `message` holds "TODO(chNN.K): ...".
+/// The first one of a test is kept. Safe from any thread.
+void note_todo(const std::string& message) noexcept;
+
+/// The first stub reached since the current test began, if any.
+std::optional<std::string> todo_reached();
+
+/// What to tell the learner about the stub reached, if any: which exercise,
+/// and the command that gives its hints.
+std::optional<std::string> unsolved_message();
+
+/// Throws unsolved_exercise if a stub was reached: what every wait of the
+/// test support calls while it waits.
+void throw_if_todo();
+
+/// Forgets what was reached (each test starts afresh; main.cpp calls it).
+void forget_todo() noexcept;
+
+}  // namespace rdv::test
