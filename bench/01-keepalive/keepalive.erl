@@ -8,12 +8,9 @@
 -module(keepalive).
 -export([start/1]).
 
--define(ANSWER, <<"HTTP/1.1 200 OK\r\n"
-                  "Connection: Keep-Alive\r\n"
-                  "Content-Length: 7\r\n"
-                  "Content-Type: text/plain\r\n"
-                  "\r\n"
-                  "1234567">>).
+%% The same bytes as chapter 1's C++ server sends.
+-define(ANSWER, <<"HTTP/1.1 200 OK\r\nConnection: Keep-Alive\r\n"
+                  "Content-Length: 7\r\nContent-Type: text/plain\r\n\r\n1234567">>).
 
 %% erl -s passes the arguments after the function as a list of atoms.
 start([PortAtom]) ->

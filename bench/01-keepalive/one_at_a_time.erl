@@ -9,11 +9,13 @@
 -module(one_at_a_time).
 -export([main/1]).
 
+%% [listen]
 main([PortAtom]) ->
     Port = list_to_integer(atom_to_list(PortAtom)),
     {ok, Listener} = gen_tcp:listen(Port, [binary, {packet, http}, {active, false},
                                            {reuseaddr, true}, {backlog, 30}]),
     acceptor(Listener).
+%% [listen]
 
 %% [acceptor]
 acceptor(Listener) ->
@@ -38,14 +40,14 @@ skip_fields(Client) ->
     end.
 %% [head]
 
+%% [answer]
 %% Seven bytes, and back for the next request on the same connection. When
 %% the client closes, recv's {error, closed} matches no pattern above, and
 %% the crash takes the acceptor, and so the whole server, with it.
 answer(Client) ->
-    Reply = [<<"HTTP/1.1 200 OK\r\n">>,
-             <<"Content-Type: text/plain\r\n">>,
-             <<"Content-Length: 7\r\n">>,
-             <<"Connection: Keep-Alive\r\n\r\n">>,
+    Reply = [<<"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n">>,
+             <<"Content-Length: 7\r\nConnection: Keep-Alive\r\n\r\n">>,
              <<"1234567">>],
     ok = gen_tcp:send(Client, Reply),
     next_request(Client).
+%% [answer]
