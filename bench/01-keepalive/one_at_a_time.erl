@@ -5,7 +5,7 @@
 %% reached, so one client is served at a time. Do not benchmark it; the
 %% benchmark's Erlang peer is keepalive.erl, with the bug fixed.
 %%
-%% Try it:  erlc one_at_a_time.erl && erl -noshell -s one_at_a_time main 8081
+%% Try it:  erlc -o /tmp one_at_a_time.erl && erl -noshell -pa /tmp -s one_at_a_time main 8081
 -module(one_at_a_time).
 -export([main/1]).
 
