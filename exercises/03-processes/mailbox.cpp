@@ -7,11 +7,11 @@ namespace rdv::proc {
 
 //! [take]
 envelope* mailbox::take(wanted_types wanted, cursor& at) {
-  // TODO(ch03.1): take the first wanted message in arrival order, leave the others
+  // TODO(ch03.2): take the first wanted message in arrival order, leave the others
   // Hint: `at` points to a link (head_, or some envelope's `next`). What does `*at`
-  //   point to, and how do you step to the following link? (more: ./course hint 03 1)
+  //   point to, and how do you step to the following link? (more: ./course hint 03 2)
   (void)wanted; (void)at;
-  throw rdv::todo("ch03.1", "take the first wanted message in arrival order, leave the others");
+  throw rdv::todo("ch03.2", "take the first wanted message in arrival order, leave the others");
 }
 //! [take]
 

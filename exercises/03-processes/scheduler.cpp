@@ -56,11 +56,11 @@ void scheduler::run() {
   in_run_ = true;
   wakeup_pending_ = false;
   try {
-    // TODO(ch03.3): run processes until none is runnable
+    // TODO(ch03.4, part 1 of 2): run processes until none is runnable, and choose who runs next
     // Hint: run()'s caller is treated like a process that always gives way: which
     //   member chooses who runs next, and returns that one's fiber? (more:
-    //   ./course hint 03 3)
-    throw rdv::todo("ch03.3", "run processes until none is runnable");
+    //   ./course hint 03 4)
+    throw rdv::todo("ch03.4", "run processes until none is runnable, and choose who runs next");
   } catch (...) {
     in_run_ = false;
     throw;
@@ -107,21 +107,20 @@ void scheduler::report_exit(pid who, const exit_reason& reason) {
   }
   for (auto& [key, e] : extensions_) e->process_exited(who, reason);
   if (monitors_.empty()) return;  // the common case: nobody watches
-  // TODO(ch03.5): tell every process that monitors `who` how it ended
-  // Hint: monitors_ maps a monitored pid to the pids watching it; a pid can be watched
-  //   by several processes. Which lookup gives them all? (more: ./course hint 03 5)
+  // TODO(ch03.5, part 2 of 2): tell every process that monitors `who` how it ended
+  // Hint: A pid can be watched by several processes. Which lookup of monitors_ gives
+  //   them all? (more: ./course hint 03 5)
   throw rdv::todo("ch03.5", "tell every process that monitors `who` how it ended");
 }
-//! [report_exit]
 
 void scheduler::monitor(pid target) {
-  const pid me = running().id;
-  if (!alive(target)) {
-    send(me, down{target, exit_reason::no_process()});
-    return;
-  }
-  monitors_.emplace(target, me);
+  // TODO(ch03.5, part 1 of 2): watch a process, and learn how it ends
+  // Hint: monitors_ maps a monitored pid to the pids watching it. Why a multimap: what
+  //   if two processes watch the same one? (more: ./course hint 03 5)
+  (void)target;
+  throw rdv::todo("ch03.5", "watch a process, and learn how it ends");
 }
+//! [report_exit]
 
 void scheduler::demonitor(pid target) {
   const pid me = running().id;

@@ -19,12 +19,12 @@ pid scheduler::spawn(F&& body) {
   if (shutting_down_) throw std::logic_error("rdv::proc: spawn() while the scheduler shuts down");
   process& p = table_.acquire();
   try {
-    // TODO(ch03.2): give the new process a fiber on a pooled stack, and queue it to run
+    // TODO(ch03.3): give the new process a fiber on a pooled stack, and queue it to run
     // Hint: boost::context::fiber's constructor takes std::allocator_arg, a stack
     //   allocator and a function. Which member hands out pooled stacks? (more:
-    //   ./course hint 03 2)
+    //   ./course hint 03 3)
     (void)body;
-    throw rdv::todo("ch03.2", "give the new process a fiber on a pooled stack, and queue it to run");
+    throw rdv::todo("ch03.3", "give the new process a fiber on a pooled stack, and queue it to run");
   } catch (...) {
     table_.release(p);
     throw;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <new>
 #include <system_error>
+#include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102  // Linux 6.13; older C libraries do not name it
@@ -71,28 +72,12 @@ void stack_pool::deallocate(boost::context::stack_context& stack) noexcept {
 
 //! [new_slot]
 char* stack_pool::new_slot() {
-  if (unused_ == unused_end_) {
-    // Reserve address space only: MAP_NORESERVE commits no memory, and pages
-    // become real one by one as processes first touch them. No huge pages:
-    // a 2 MiB page would make every stack in it cost 64 KiB.
-    const std::size_t bytes = slots_per_region * slot_size_;
-    void* region = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (region == MAP_FAILED) {
-      throw std::system_error(errno, std::generic_category(), "stack_pool: cannot reserve stacks");
-    }
-    ::madvise(region, bytes, MADV_NOHUGEPAGE);
-    regions_.emplace_back(static_cast<char*>(region), bytes);
-    unused_ = static_cast<char*>(region);
-    unused_end_ = unused_ + bytes;
-  }
-  char* slot = unused_;
-  unused_ += slot_size_;
-  if (guarded_ && ::madvise(slot, guard_size_, MADV_GUARD_INSTALL) != 0) {
-    throw std::system_error(errno, std::generic_category(),
-                            "stack_pool: cannot install a guard page");
-  }
-  return slot;
+  // TODO(ch03.1): carve a new slot out of the newest region, reserving another when it is full
+  // Hint: unused_ and unused_end_ bound the part of the newest region that no stack has
+  //   had yet. What does it mean when they are equal (also at the start)? (more:
+  //   ./course hint 03 1)
+  (void)slots_per_region;
+  throw rdv::todo("ch03.1", "carve a new slot out of the newest region, reserving another when it is full");
 }
 //! [new_slot]
 

@@ -7,10 +7,10 @@ namespace rdv::proc {
 
 //! [resolve]
 pid address::resolve() const {
-  // TODO(ch04.2): turn the address into the pid it reaches now
+  // TODO(ch04.1, part 2 of 3): turn an address into the pid it reaches now
   // Hint: A pid is its own answer. Which function finds the process behind a name?
-  //   (more: ./course hint 04 2)
-  throw rdv::todo("ch04.2", "turn the address into the pid it reaches now");
+  //   (more: ./course hint 04 1)
+  throw rdv::todo("ch04.1", "turn an address into the pid it reaches now");
 }
 //! [resolve]
 

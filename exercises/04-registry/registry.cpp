@@ -18,7 +18,7 @@ std::string misuse(std::string_view call, std::string_view name, pid who, std::s
 
 //! [add]
 void registry::add(std::string name, pid who) {
-  // TODO(ch04.1): give a live process a name, unless the name or the process is taken
+  // TODO(ch04.1, part 1 of 3): give a live process a name, unless the name or the process is taken
   // Hint: Which three things does Erlang's register/2 refuse? Check each one, and say
   //   in the message what was expected and what was found. (more: ./course hint 04 1)
   (void)name; (void)who; (void)&misuse;
@@ -53,11 +53,11 @@ void registry::process_exited(pid who, const exit_reason& reason) {
   (void)reason;  // however it ended, the name is free again
   const auto named = by_pid_.find(who);
   if (named == by_pid_.end()) return;  // most processes have no name
-  // TODO(ch04.3): release the name of a process that ended
+  // TODO(ch04.1, part 3 of 3): release the name of a process that ended
   // Hint: `named` is the pid's entry in by_pid_, and its value is the name. Which
   //   entries of the two maps must go, so that they keep agreeing? (more:
-  //   ./course hint 04 3)
-  throw rdv::todo("ch04.3", "release the name of a process that ended");
+  //   ./course hint 04 1)
+  throw rdv::todo("ch04.1", "release the name of a process that ended");
 }
 //! [process_exited]
 

@@ -17,9 +17,10 @@ namespace rdv::proc::detail {
 template <class... Values>
 template <class... Results>
 void process_handler<Values...>::operator()(Results&&... results) {
-  // TODO(ch06.2): hand the operation's results to the waiting process, and let it run
-  // Hint: The process waits in initiate() below, with `done` on its stack. Where do the
-  //   results go so that it finds them when it resumes? (more: ./course hint 06 2)
+  // TODO(ch06.2, part 2 of 2): hand the operation's results to the waiting process, and let it run
+  // Hint: The process waits in initiate() below (part 1), with `done` on its stack.
+  //   Where do the results go so that it finds them when it resumes? (more:
+  //   ./course hint 06 2)
   ((void)results, ...);
   throw rdv::todo("ch06.2", "hand the operation's results to the waiting process, and let it run");
 }
@@ -78,21 +79,11 @@ auto boost::asio::async_result<rdv::proc::use_process_t, void(Args...)>::initiat
   using namespace rdv::proc;
   scheduler& node = scheduler::current();
   event_loop& loop = node.use<event_loop>();
-  rdv::proc::detail::completion<std::decay_t<Args>...> done;
-  const wait_ticket ticket = node.ticket();  // throws unless the caller is a process
-  std::optional<boost::asio::steady_timer> deadline;
-  if (const auto limit = token.limit()) {
-    done.cancel.emplace();
-    deadline.emplace(loop.context(), *limit);
-    deadline->async_wait(
-        rdv::proc::detail::on_deadline{&loop, ticket, &*done.cancel, &done.timed_out});
-  }
-  std::move(initiation)(
-      rdv::proc::detail::process_handler<std::decay_t<Args>...>(done, loop, ticket),
-      std::forward<InitArgs>(args)...);
-  node.wait(wake_on::ticket);  // the other processes and handlers run meanwhile
-  node.retire(ticket);
-  if (deadline) deadline->cancel();
-  return rdv::proc::detail::take(*done.values, token, done.timed_out);
+  // TODO(ch06.2, part 1 of 2): start the operation with a handler that wakes this process, and wait
+  // Hint: Everything the operation needs can live on this process's stack, because the
+  //   process waits here until the handler has run. Which wait_ticket says which wait
+  //   the handler may end? (more: ./course hint 06 2)
+  (void)initiation; (void)token; ((void)args, ...); (void)node; (void)loop;
+  throw rdv::todo("ch06.2", "start the operation with a handler that wakes this process, and wait");
 }
 //! [initiate]

@@ -58,13 +58,13 @@ void write_forward(const web::request& r, const forward_tags& tags, std::string&
   out += ' ';
   out += r.head.target;
   out += " HTTP/1.1\r\n";
-  // TODO(ch10.5): copy the end-to-end fields, add the hub's, and frame the body
+  // TODO(ch10.6): copy the end-to-end fields, add the hub's, and frame the body
   // Hint: Which fields must not reach the backend: look at is_hop_by_hop() and
   //   set_by_hub(). Why may a client not choose its own X-Hub-Request-Id? (more:
-  //   ./course hint 10 5)
+  //   ./course hint 10 6)
   (void)fields; (void)tags; (void)&append_field; (void)&append_number;
   (void)&forwarded_for;
-  throw rdv::todo("ch10.5", "copy the end-to-end fields, add the hub's, and frame the body");
+  throw rdv::todo("ch10.6", "copy the end-to-end fields, add the hub's, and frame the body");
 }
 //! [write_forward]
 

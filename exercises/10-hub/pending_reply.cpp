@@ -43,10 +43,10 @@ peeked peek_client(tcp::socket& client) {
 
 //! [register]
 pending_reply::pending_reply(std::string id, hub_stats& stats) : id_(std::move(id)), stats_(stats) {
-  // TODO(ch10.2): register this process under the request's id
+  // TODO(ch10.2, part 1 of 2): hold the client: be found under the request's id, and take the reply
   // Hint: The reply handler will find the held client by its id alone. Which chapter 4
   //   call makes a name lead to this process? (more: ./course hint 10 2)
-  throw rdv::todo("ch10.2", "register this process under the request's id");
+  throw rdv::todo("ch10.2", "hold the client: be found under the request's id, and take the reply");
 }
 //! [register]
 
@@ -67,12 +67,39 @@ void pending_reply::forget() {
 //! [wait]
 hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
                              web::response& answer) {
-  // TODO(ch10.3): wait for the reply, the client's leaving, or the deadline
-  // Hint: Chapter 6's notify() turns "the client's socket is readable" into a message
-  //   (async_wait with wait_read). Readable may mean the client left, or that it sent
-  //   its next request: peek_client() tells which. (more: ./course hint 10 3)
-  (void)client; (void)deadline; (void)answer; (void)&peek_client;
-  throw rdv::todo("ch10.3", "wait for the reply, the client's leaving, or the deadline");
+  // The client's socket becomes readable when the client leaves, or sends
+  // its next request; notify() turns that into a message to this process.
+  const client_spoke mine{std::stoull(id_.substr(0, 16), nullptr, 16)};
+  const auto watch = [&] {
+    client.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), mine));
+  };
+  watch();
+  std::optional<hold_end> end;
+  while (!end) {
+    proc::receive(
+        [&](delivery& d) {
+          // TODO(ch10.2, part 2 of 2): take the first reply for the id, and tell the worker so
+          // Hint: A delivery is answered with a verdict to d.from: true when this
+          //   client takes it. When must the name go, so that a second reply cannot
+          //   also be taken? (more: ./course hint 10 2)
+          (void)d; (void)answer;
+          throw rdv::todo("ch10.2", "take the first reply for the id, and tell the worker so");
+        },
+        [&](const proc::completed<client_spoke>& c) {
+          // TODO(ch10.3): notice a held client that leaves, and only that
+          // Hint: Readable may mean the client left, or that it sent its next request:
+          //   peek_client() tells which, without taking a byte. Which of the three
+          //   things it can find ends the wait, and what must happen for the others?
+          //   (more: ./course hint 10 3)
+          (void)c; (void)&peek_client; (void)watch;
+          throw rdv::todo("ch10.3", "notice a held client that leaves, and only that");
+        },
+        proc::after(deadline - clock::now(), [&] { end = hold_end::timed_out; }));
+  }
+  // The wait may stay armed: it completes when the client sends its next
+  // request (or leaves), and the hold then (if any) drops it as stale.
+  forget();
+  return *end;
 }
 //! [wait]
 

@@ -68,12 +68,12 @@ std::string read_message(std::string_view message, web::response& out) {
 
 //! [read_reply]
 std::string read_reply(const http::field_list& fields, std::string_view body, web::response& out) {
-  // TODO(ch10.6): turn the worker's reply into the client's response
+  // TODO(ch10.5): turn the worker's reply into the client's response
   // Hint: message/http means the body is a response, bytes and all: chapter 2's
   //   response_parser can read it, fed the whole body at once. read_message() does
-  //   that; which Content-Type values mean it? (more: ./course hint 10 6)
+  //   that; which Content-Type values mean it? (more: ./course hint 10 5)
   (void)fields; (void)body; (void)out; (void)&read_message; (void)&media_type_is;
-  throw rdv::todo("ch10.6", "turn the worker's reply into the client's response");
+  throw rdv::todo("ch10.5", "turn the worker's reply into the client's response");
 }
 //! [read_reply]
 

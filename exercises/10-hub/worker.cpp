@@ -79,12 +79,12 @@ web::response worker::handle(web::request& r) {
 void worker::post_reply(const reply_address& to, const std::string& message) {
   const auto where = resolve(to);
   if (!where) return;
-  // TODO(ch10.7): post the reply to the hub as message/http
+  // TODO(ch10.9): post the reply to the hub as message/http
   // Hint: HUB_PROTOCOL.md §3: which method, target and Content-Type? An HTTP/1.1
   //   request also needs a Host field, and a body needs framing. (more:
-  //   ./course hint 10 7)
+  //   ./course hint 10 9)
   (void)message;
-  throw rdv::todo("ch10.7", "post the reply to the hub as message/http");
+  throw rdv::todo("ch10.9", "post the reply to the hub as message/http");
 }
 //! [post_reply]
 

@@ -6,7 +6,7 @@ namespace rdv::proc {
 
 //! [take]
 envelope* mailbox::take(wanted_types wanted, cursor& at) {
-  // EXERCISE ch03.1: take the first wanted message in arrival order, leave the others
+  // EXERCISE ch03.2: take the first wanted message in arrival order, leave the others
   // HINT: `at` points to a link (head_, or some envelope's `next`). What does
   //       `*at` point to, and how do you step to the following link?
   // HINT: Unlinking a message means making the link that points to it point past it.

@@ -55,7 +55,7 @@ void scheduler::run() {
   in_run_ = true;
   wakeup_pending_ = false;
   try {
-    // EXERCISE ch03.3: run processes until none is runnable
+    // EXERCISE ch03.4: run processes until none is runnable, and choose who runs next
     // HINT: run()'s caller is treated like a process that always gives way:
     //       which member chooses who runs next, and returns that one's fiber?
     // HINT: fiber::resume() returns when some process switches back here. What
@@ -108,25 +108,32 @@ void scheduler::report_exit(pid who, const exit_reason& reason) {
   }
   for (auto& [key, e] : extensions_) e->process_exited(who, reason);
   if (monitors_.empty()) return;  // the common case: nobody watches
-  // EXERCISE ch03.5: tell every process that monitors `who` how it ended
-  // HINT: monitors_ maps a monitored pid to the pids watching it; a pid can
-  //       be watched by several processes. Which lookup gives them all?
+  // EXERCISE ch03.5, part 2: tell every process that monitors `who` how it ended
+  // HINT: A pid can be watched by several processes. Which lookup of
+  //       monitors_ gives them all?
   // HINT: Each watcher gets a `down` message. Should the entries stay after that?
   auto [first, last] = monitors_.equal_range(who);
   for (auto it = first; it != last; ++it) send(it->second, down{who, reason});
   monitors_.erase(first, last);
   // END EXERCISE
 }
-//! [report_exit]
 
 void scheduler::monitor(pid target) {
+  // EXERCISE ch03.5: watch a process, and learn how it ends
+  // HINT: monitors_ maps a monitored pid to the pids watching it. Why a
+  //       multimap: what if two processes watch the same one?
+  // HINT: What should a watcher hear when the process it asks about has
+  //       already ended, or never was? exit_reason has a name for that.
+  // STUB: (void)target;
   const pid me = running().id;
   if (!alive(target)) {
     send(me, down{target, exit_reason::no_process()});
     return;
   }
   monitors_.emplace(target, me);
+  // END EXERCISE
 }
+//! [report_exit]
 
 void scheduler::demonitor(pid target) {
   const pid me = running().id;

@@ -18,7 +18,7 @@ pid scheduler::spawn(F&& body) {
   if (shutting_down_) throw std::logic_error("rdv::proc: spawn() while the scheduler shuts down");
   process& p = table_.acquire();
   try {
-    // EXERCISE ch03.2: give the new process a fiber on a pooled stack, and queue it to run
+    // EXERCISE ch03.3: give the new process a fiber on a pooled stack, and queue it to run
     // HINT: boost::context::fiber's constructor takes std::allocator_arg, a stack
     //       allocator and a function. Which member hands out pooled stacks?
     // HINT: The fiber's function is given the fiber that switched to it and returns

@@ -71,6 +71,15 @@ void stack_pool::deallocate(boost::context::stack_context& stack) noexcept {
 
 //! [new_slot]
 char* stack_pool::new_slot() {
+  // EXERCISE ch03.1: carve a new slot out of the newest region, reserving another when it is full
+  // HINT: unused_ and unused_end_ bound the part of the newest region that no
+  //       stack has had yet. What does it mean when they are equal (also at the start)?
+  // HINT: Reserving is one mmap(2) of slots_per_region slots. Which flags give address
+  //       space without memory, to be made real page by page as a process touches it?
+  // HINT: Keep every region in regions_ (the destructor unmaps them), and give
+  //       out slots from the low end up. With guarded_, the slot's lowest page
+  //       becomes a guard page: see kernel_has_guard_pages() for the call.
+  // STUB: (void)slots_per_region;
   if (unused_ == unused_end_) {
     // Reserve address space only: MAP_NORESERVE commits no memory, and pages
     // become real one by one as processes first touch them. No huge pages:
@@ -93,6 +102,7 @@ char* stack_pool::new_slot() {
                             "stack_pool: cannot install a guard page");
   }
   return slot;
+  // END EXERCISE
 }
 //! [new_slot]
 

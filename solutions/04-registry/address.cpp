@@ -6,7 +6,7 @@ namespace rdv::proc {
 
 //! [resolve]
 pid address::resolve() const {
-  // EXERCISE ch04.2: turn the address into the pid it reaches now
+  // EXERCISE ch04.1, part 2: turn an address into the pid it reaches now
   // HINT: A pid is its own answer. Which function finds the process behind a name?
   // HINT: What does Erlang do when you send to a name nobody has? Say which name.
   if (const pid* who = std::get_if<pid>(&where_)) return *who;

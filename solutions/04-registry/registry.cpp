@@ -66,7 +66,7 @@ void registry::process_exited(pid who, const exit_reason& reason) {
   (void)reason;  // however it ended, the name is free again
   const auto named = by_pid_.find(who);
   if (named == by_pid_.end()) return;  // most processes have no name
-  // EXERCISE ch04.3: release the name of a process that ended
+  // EXERCISE ch04.1, part 3: release the name of a process that ended
   // HINT: `named` is the pid's entry in by_pid_, and its value is the name.
   //       Which entries of the two maps must go, so that they keep agreeing?
   // HINT: Erase by key or by iterator; which one is still valid after the other erase?

@@ -16,9 +16,9 @@ namespace rdv::proc::detail {
 template <class... Values>
 template <class... Results>
 void process_handler<Values...>::operator()(Results&&... results) {
-  // EXERCISE ch06.2: hand the operation's results to the waiting process, and let it run
-  // HINT: The process waits in initiate() below, with `done` on its stack. Where
-  //       do the results go so that it finds them when it resumes?
+  // EXERCISE ch06.2, part 2: hand the operation's results to the waiting process, and let it run
+  // HINT: The process waits in initiate() below (part 1), with `done` on its
+  //       stack. Where do the results go so that it finds them when it resumes?
   // HINT: The ticket says which wait to end. Which member of the event loop ends
   //       it and runs the scheduler, without posting anything?
   // STUB: ((void)results, ...);
@@ -81,6 +81,17 @@ auto boost::asio::async_result<rdv::proc::use_process_t, void(Args...)>::initiat
   using namespace rdv::proc;
   scheduler& node = scheduler::current();
   event_loop& loop = node.use<event_loop>();
+  // EXERCISE ch06.2: start the operation with a handler that wakes this process, and wait
+  // HINT: Everything the operation needs can live on this process's stack,
+  //       because the process waits here until the handler has run. Which
+  //       wait_ticket says which wait the handler may end?
+  // HINT: `initiation` starts the operation; give it the handler first, then
+  //       `args`. What does the process do next, and what must it give back
+  //       once the wait is over, so that a late wake-up finds nobody?
+  // HINT: With a time limit (token.limit()), a timer fires on_deadline, which
+  //       cancels the operation through done.cancel. Who cancels the timer when
+  //       the operation wins?
+  // STUB: (void)initiation; (void)token; ((void)args, ...); (void)node; (void)loop;
   rdv::proc::detail::completion<std::decay_t<Args>...> done;
   const wait_ticket ticket = node.ticket();  // throws unless the caller is a process
   std::optional<boost::asio::steady_timer> deadline;
@@ -97,5 +108,6 @@ auto boost::asio::async_result<rdv::proc::use_process_t, void(Args...)>::initiat
   node.retire(ticket);
   if (deadline) deadline->cancel();
   return rdv::proc::detail::take(*done.values, token, done.timed_out);
+  // END EXERCISE
 }
 //! [initiate]

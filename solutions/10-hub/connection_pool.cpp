@@ -197,6 +197,13 @@ boost::system::error_code read_answers(line& l, wire& w, std::deque<job>& sent) 
 // first reply for an id.
 void broke(line& l, const wire& w, boost::system::error_code ec, std::deque<job>& sent,
            std::deque<job>& waiting) {
+  // EXERCISE ch10.8: after a broken connection, fail what failed and send the rest once more
+  // HINT: A server may close a kept-alive connection just as requests are
+  //       on their way; those it never saw are safe to send again. Which of
+  //       the unanswered requests can you not say that of (three cases)?
+  // HINT: A request goes again at most once (retried). Where in `waiting`
+  //       do the others go, so that they keep their order and go first?
+  // STUB: (void)l; (void)w; (void)ec; (void)sent; (void)waiting;
   std::deque<job> again;
   for (bool oldest = true; job & j : sent) {
     const bool own_fault = oldest && (w.front_started || j.first || ec == asio::error::timed_out);
@@ -211,6 +218,7 @@ void broke(line& l, const wire& w, boost::system::error_code ec, std::deque<job>
   sent.clear();
   waiting.insert(waiting.begin(), std::make_move_iterator(again.begin()),
                  std::make_move_iterator(again.end()));
+  // END EXERCISE
 }
 //! [broke]
 
@@ -279,6 +287,16 @@ std::size_t connection_pool::open(const tcp::endpoint& server) const {
 std::shared_ptr<connection_pool::line> connection_pool::line_for(const tcp::endpoint& server) {
   std::vector<std::shared_ptr<line>>& lines = lines_[server];
   std::erase_if(lines, [](const std::shared_ptr<line>& l) { return l->ended; });
+  // EXERCISE ch10.7: choose the line for a request: fill lines in order, open one only when all are full
+  // HINT: A line's load is how many requests it carries unanswered; depth_
+  //       is how many it may carry before the next line gets a turn. Why
+  //       does filling the first lines up, rather than spreading the
+  //       requests evenly, make each write carry more of them?
+  // HINT: At max_per_server_ lines, no new one opens. Which line then takes
+  //       the request?
+  // HINT: A new line is a process that drives one connection (drive()),
+  //       and it must outlive this call. Who keeps it?
+  // STUB: (void)server;
   const auto first =
       std::find_if(lines.begin(), lines.end(), [this](const auto& l) { return l->load < depth_; });
   if (first != lines.end()) return *first;
@@ -290,6 +308,7 @@ std::shared_ptr<connection_pool::line> connection_pool::line_for(const tcp::endp
   fresh->driver = proc::spawn([fresh, server] { fresh->drive(server); });
   lines.push_back(fresh);
   return fresh;
+  // END EXERCISE
 }
 //! [line_for]
 

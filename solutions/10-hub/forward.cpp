@@ -57,7 +57,7 @@ void write_forward(const web::request& r, const forward_tags& tags, std::string&
   out += ' ';
   out += r.head.target;
   out += " HTTP/1.1\r\n";
-  // EXERCISE ch10.5: copy the end-to-end fields, add the hub's, and frame the body
+  // EXERCISE ch10.6: copy the end-to-end fields, add the hub's, and frame the body
   // HINT: Which fields must not reach the backend: look at is_hop_by_hop()
   //       and set_by_hub(). Why may a client not choose its own X-Hub-Request-Id?
   // HINT: HUB_PROTOCOL.md §2 lists four fields to add; X-Hub-Reply-To ends

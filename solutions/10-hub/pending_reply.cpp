@@ -42,7 +42,7 @@ peeked peek_client(tcp::socket& client) {
 
 //! [register]
 pending_reply::pending_reply(std::string id, hub_stats& stats) : id_(std::move(id)), stats_(stats) {
-  // EXERCISE ch10.2: register this process under the request's id
+  // EXERCISE ch10.2: hold the client: be found under the request's id, and take the reply
   // HINT: The reply handler will find the held client by its id alone.
   //       Which chapter 4 call makes a name lead to this process?
   // HINT: forget() undoes this: what must it find in registered_ and in
@@ -71,19 +71,8 @@ void pending_reply::forget() {
 //! [wait]
 hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
                              web::response& answer) {
-  // EXERCISE ch10.3: wait for the reply, the client's leaving, or the deadline
-  // HINT: Chapter 6's notify() turns "the client's socket is readable" into a
-  //       message (async_wait with wait_read). Readable may mean the client
-  //       left, or that it sent its next request: peek_client() tells which.
-  // HINT: One receive() with three clauses: a delivery, the socket's
-  //       completion, and after(). Which clauses end the wait, and which
-  //       only mean "go on waiting"?
-  // HINT: A delivery is answered with a verdict to d.from. When must the
-  //       name go, so that a second reply cannot also be taken?
-  // HINT: The socket's wait can outlive the hold (cancelling it would cost
-  //       a round trip); its completion then arrives during a later hold of
-  //       the same connection. How does a hold tell its own from a stale one?
-  // STUB: (void)client; (void)deadline; (void)answer; (void)&peek_client;
+  // The client's socket becomes readable when the client leaves, or sends
+  // its next request; notify() turns that into a message to this process.
   const client_spoke mine{std::stoull(id_.substr(0, 16), nullptr, 16)};
   const auto watch = [&] {
     client.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), mine));
@@ -93,19 +82,36 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
   while (!end) {
     proc::receive(
         [&](delivery& d) {
+          // EXERCISE ch10.2, part 2: take the first reply for the id, and tell the worker so
+          // HINT: A delivery is answered with a verdict to d.from: true when
+          //       this client takes it. When must the name go, so that a
+          //       second reply cannot also be taken?
+          // STUB: (void)d; (void)answer;
           if (d.id != id_) return void(proc::send(d.from, verdict{false}));  // not ours (never)
           answer = std::move(d.answer);
           forget();  // from now on, other replies for the id get 404
           proc::send(d.from, verdict{true});
           end = hold_end::replied;
+          // END EXERCISE
         },
         [&](const proc::completed<client_spoke>& c) {
+          // EXERCISE ch10.3: notice a held client that leaves, and only that
+          // HINT: Readable may mean the client left, or that it sent its next
+          //       request: peek_client() tells which, without taking a byte.
+          //       Which of the three things it can find ends the wait, and
+          //       what must happen for the others?
+          // HINT: The socket's wait can outlive the hold (cancelling it would
+          //       cost a round trip); its completion then arrives during a
+          //       later hold of the same connection. What in the message
+          //       tells a hold its own wait from a stale one?
+          // STUB: (void)c; (void)&peek_client; (void)watch;
           if (c.tag.hold != mine.hold) return;  // an earlier hold's wait: stale news
           switch (c.error ? peeked::left : peek_client(client)) {
           case peeked::left: end = hold_end::client_gone; break;
           case peeked::nothing: watch(); break;
           case peeked::more_requests: break;  // still there; its next request waits its turn
           }
+          // END EXERCISE
         },
         proc::after(deadline - clock::now(), [&] { end = hold_end::timed_out; }));
   }
@@ -113,7 +119,6 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
   // request (or leaves), and the hold then (if any) drops it as stale.
   forget();
   return *end;
-  // END EXERCISE
 }
 //! [wait]
 

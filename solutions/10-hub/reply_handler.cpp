@@ -67,7 +67,7 @@ std::string read_message(std::string_view message, web::response& out) {
 
 //! [read_reply]
 std::string read_reply(const http::field_list& fields, std::string_view body, web::response& out) {
-  // EXERCISE ch10.6: turn the worker's reply into the client's response
+  // EXERCISE ch10.5: turn the worker's reply into the client's response
   // HINT: message/http means the body is a response, bytes and all: chapter
   //       2's response_parser can read it, fed the whole body at once.
   //       read_message() does that; which Content-Type values mean it?

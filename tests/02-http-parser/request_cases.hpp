@@ -24,7 +24,7 @@ struct request_case {
 std::vector<request_case> request_line_cases();  // ch02.1
 std::vector<request_case> field_cases();         // ch02.2
 std::vector<request_case> framing_cases();       // ch02.3
-std::vector<request_case> chunked_cases();       // ch02.4 and ch02.5
+std::vector<request_case> chunked_cases();       // ch02.4, ch02.5 and ch02.6
 std::vector<request_case> pipelined_cases();     // all of them together
 
 // Every case above, in order.

@@ -1,5 +1,5 @@
-// Chapter 3's first tests: the mailbox on its own, without a scheduler
-// (exercise ch03.1), then pids and messages.
+// Chapter 3's mailbox tests: the mailbox on its own, without a scheduler
+// (exercise ch03.2), then pids and messages.
 #include "mailbox.hpp"
 #include "message.hpp"
 #include "pid.hpp"

@@ -1,6 +1,6 @@
-// Chapter 3's process tests, in the order of the exercises: spawn (ch03.2),
-// run and switch (ch03.3, ch03.4), monitors (ch03.5); then the behaviours
-// that all of them together give.
+// Chapter 3's process tests, in the order of the exercises: spawn (ch03.3),
+// run and switch (ch03.4), monitors (ch03.5); then the behaviours that all
+// of them together give.
 #include "processes.hpp"
 
 #include "rdv/test/book.hpp"

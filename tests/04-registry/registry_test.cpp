@@ -1,6 +1,6 @@
-// Chapter 4's tests: registered names (exercise ch04.1), addresses that hold
-// a pid or a name (ch04.2), names released when their process ends (ch04.3),
-// and the argument-dependent-lookup sidebar.
+// Chapter 4's tests, in the order of exercise ch04.1's parts: registered
+// names, addresses that hold a pid or a name, names released when their
+// process ends; then the argument-dependent-lookup sidebar.
 #include "address.hpp"
 #include "registry.hpp"
 

@@ -1,7 +1,8 @@
 // Chapter 10: the connection pool, in the test process — its lines batch the
-// requests that come together into one write, pipelined on one connection,
-// and send a request once more when a broken kept-alive connection left it
-// unanswered. The backend is a socket the test scripts, on a thread.
+// requests that come together into one write, pipelined on one connection;
+// a request goes to the first line that is not full (ch10.7), and once more
+// when a broken kept-alive connection left it unanswered (ch10.8). The
+// backend is a socket the test scripts, on a thread.
 #include "connection_pool.hpp"
 
 #include "in_process.hpp"
@@ -113,11 +114,12 @@ struct pooled {
   std::vector<rdv::hub::exchange_result> results;
   std::size_t open = 0;
 };
-pooled exchange_together(const tcp::endpoint& server, const std::vector<std::string>& targets) {
+pooled exchange_together(const tcp::endpoint& server, const std::vector<std::string>& targets,
+                         std::size_t max_per_server = 1024, std::size_t depth = 32) {
   pooled out;
   out.results.resize(targets.size());
   const std::string crash = ch10::run([&] {
-    connection_pool pool;
+    connection_pool pool(max_per_server, depth);
     for (std::size_t i = 0; i < targets.size(); ++i) {
       proc::monitor(proc::spawn([&, i] {
         out.results[i] =
@@ -162,6 +164,52 @@ TEST(Pool, RequestsThatComeTogetherShareOneWrite) {
     EXPECT_FALSE(r.error) << r.error.message();
     EXPECT_EQ(r.status, 202);
   }
+}
+
+// A backend that accepts `connections` connections and answers `each`
+// requests on every one of them; `got` holds what each connection carried.
+void answer_on_each(scripted_backend& b, std::size_t connections, std::size_t each,
+                    std::vector<std::string>& got) {
+  std::vector<tcp::socket> open;
+  for (std::size_t i = 0; i < connections; ++i) open.push_back(b.accept());
+  for (tcp::socket& s : open) {
+    got.push_back(b.read_requests(s, each));
+    std::string answers;
+    for (std::size_t i = 0; i < requests_in(got.back()); ++i) answers += accepted;
+    asio::write(s, asio::buffer(answers));
+  }
+}
+
+TEST(Pool, FillsALineToItsDepthBeforeOpeningAnother) {
+  explained_in("ch10-pool");
+  std::vector<std::string> got;
+  scripted_backend backend([&](scripted_backend& b) { answer_on_each(b, 2, 2, got); });
+  const pooled p = exchange_together(backend.endpoint(), {"/0", "/1", "/2", "/3"}, 4, 2);
+  backend.join();
+  ASSERT_EQ(backend.failure(), "");
+  EXPECT_EQ(p.open, 2u) << "four requests at once, two per line at most: two lines, not four "
+                           "(filling lines in order keeps the batches large)";
+  for (const std::string& carried : got) {
+    EXPECT_EQ(requests_in(carried), 2u) << "each line carries two requests:\n" << carried;
+  }
+  for (const auto& r : p.results) EXPECT_EQ(r.status, 202) << r.error.message();
+}
+
+TEST(Pool, OpensNoMoreLinesThanAllowedAndGivesTheLeastBusyTheRest) {
+  explained_in("ch10-pool");
+  std::vector<std::string> got;
+  scripted_backend backend([&](scripted_backend& b) { answer_on_each(b, 2, 3, got); });
+  const pooled p =
+      exchange_together(backend.endpoint(), {"/0", "/1", "/2", "/3", "/4", "/5"}, 2, 1);
+  backend.join();
+  ASSERT_EQ(backend.failure(), "");
+  EXPECT_EQ(p.open, 2u) << "at most two lines to a server";
+  for (const std::string& carried : got) {
+    EXPECT_EQ(requests_in(carried), 3u)
+        << "with both lines full, each further request goes to the less busy one:\n"
+        << carried;
+  }
+  for (const auto& r : p.results) EXPECT_EQ(r.status, 202) << r.error.message();
 }
 
 TEST(Pool, RequestsABrokenConnectionLeftUnansweredAreSentOnceMore) {

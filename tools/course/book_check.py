@@ -78,14 +78,14 @@ def page_text(page: Path) -> _PageText:
 
 
 def _shown_by(page: Path) -> dict[str, list[str]]:
-    """Region id -> the listings of `page` that cover it."""
+    """Region (its TODO label) -> the listings of `page` that cover it."""
     shown: dict[str, list[str]] = {}
     for number, line in enumerate(page.read_text().splitlines(), 1):
         listing = exercise_blocks.listing(line)
         if listing:
             inside, _ = exercise_blocks.covered(listing)
             for region in inside:
-                shown.setdefault(region.id, []).append(f"{page.relative_to(ROOT)}:{number}")
+                shown.setdefault(regions.todo_label(region), []).append(f"{page.relative_to(ROOT)}:{number}")
     return shown
 
 
@@ -103,14 +103,14 @@ def quick_problems() -> list[str]:
             for region in cut:
                 problems.append(f"{page.relative_to(ROOT)}:{number}: the listing {listing.name} cuts "
                                 f"exercise {region.id} in two; a listing shows a region whole or not at all")
-        for region_id, where in _shown_by(page).items():
-            shown.setdefault(region_id, []).extend(where)
+        for key, where in _shown_by(page).items():
+            shown.setdefault(key, []).extend(where)
     for chapter in chapters.coded_chapters():
         for region in regions.chapter_regions(chapter.solution_dir):
-            where = shown.get(region.id, [])
+            where = shown.get(regions.todo_label(region), [])
             own = [w for w in where if w.startswith(f"chapters/{chapter.slug}.md:")]
             if len(where) != 1 or len(own) != 1:
-                problems.append(f"exercise {region.id} ({region.title}) should be shown by exactly one "
+                problems.append(f"exercise {regions.todo_label(region)} ({region.title}) should be shown by exactly one "
                                 f"listing of chapters/{chapter.slug}.md; it is shown by "
                                 f"{', '.join(where) if where else 'none'}")
             body = region.path.read_text().splitlines()[region.body:region.last]
@@ -118,6 +118,19 @@ def quick_problems() -> list[str]:
                 problems.append(f"{region.path.relative_to(ROOT)}:{region.line}: exercise {region.id} "
                                 "holds a snippet marker, which its stub would remove")
     return problems
+
+
+def _order_on_page(page: Path) -> list[str]:
+    """The exercise ids in the order their first part appears on `page`."""
+    order: list[str] = []
+    for line in page.read_text().splitlines():
+        listing = exercise_blocks.listing(line)
+        if listing:
+            inside, _ = exercise_blocks.covered(listing)
+            for region in sorted(inside, key=lambda r: r.first):
+                if region.part == 1 and region.id not in order:
+                    order.append(region.id)
+    return order
 
 
 def _open_code_lines() -> set[str]:
@@ -146,12 +159,23 @@ def telling_lines(region: regions.Region, everywhere: set[str]) -> list[str]:
     return found
 
 
+def _page_names() -> set[str]:
+    """The HTML names of the book's own pages (chapters and appendices):
+    index for the introduction, the label of every other page."""
+    names = {"index"}
+    for page in sorted((ROOT / "chapters").glob("*.md")):
+        m = re.match(r"^#\s+.+?\{#(?P<label>[\w-]+)\}\s*$", page.read_text().splitlines()[0])
+        if m:
+            names.add(m["label"])
+    return names
+
+
 def built_problems(html_dir: Path) -> tuple[list[str], int]:
     """Problems of the built book, and how many reference lines were looked for."""
     problems: list[str] = []
     everywhere = _open_code_lines()
     pages = {p.stem: page_text(p) for p in sorted(html_dir.glob("*.html"))}
-    chapter_pages = {name: text for name, text in pages.items() if re.fullmatch(r"ch\d\d|index|A\d\w*", name)}
+    chapter_pages = {name: text for name, text in pages.items() if name in _page_names()}
     looked_for = 0
     for chapter in chapters.coded_chapters():
         page = pages.get(f"ch{chapter.number}")
@@ -177,19 +201,19 @@ def built_problems(html_dir: Path) -> tuple[list[str], int]:
 
 def _box_problems(region: regions.Region, page: _PageText, chapter: chapters.Chapter) -> list[str]:
     problems = []
-    where = f"ch{chapter.number}.html, exercise {region.id}"
+    where = f"ch{chapter.number}.html, exercise {regions.todo_label(region)}"
     text = "\n".join(page.open)
     wanted = {
         "its anchor": None,
-        "its TODO line": f"// TODO({region.id}): {normal(region.title)}",
+        "its TODO line": f"// TODO({regions.todo_label(region)}): {normal(region.title)}",
         "its first hint": " ".join(normal(region.hints[0]).split()[:6]),
         "the check command": f"./course check {chapter.number}",
         "the hint command": f"./course hint {chapter.number} {region.number}",
     }
     for what, needle in wanted.items():
-        if needle is None:
-            if exercise_blocks.anchor(region.id) not in page.ids:
-                problems.append(f"{where}: the page lacks {what} ({exercise_blocks.anchor(region.id)})")
+        if needle is None:  # the exercise's anchor is at the box of its first part
+            if region.part == 1 and exercise_blocks.anchor(region) not in page.ids:
+                problems.append(f"{where}: the page lacks {what} ({exercise_blocks.anchor(region)})")
         elif needle not in text:
             problems.append(f"{where}: the page lacks {what}: {needle!r}")
     return problems

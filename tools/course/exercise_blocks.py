@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import textwrap
 from pathlib import Path
 
 from . import regions
@@ -51,7 +50,7 @@ def listing(line: str) -> Listing | None:
 def covered(shown: Listing) -> tuple[list[regions.Region], list[regions.Region]]:
     """The regions wholly inside the listing, and those it cuts (a defect)."""
     inside, cut = [], []
-    for region in regions.parse(shown.source):
+    for region in regions.counted(shown.source, regions.parse(shown.source)):
         if shown.first < region.first and region.last < shown.last:
             inside.append(region)
         elif shown.first < region.first < shown.last or shown.first < region.last < shown.last:
@@ -59,37 +58,63 @@ def covered(shown: Listing) -> tuple[list[regions.Region], list[regions.Region]]
     return inside, cut
 
 
-def anchor(region_id: str) -> str:
-    """The book's anchor of an exercise: ex-ch01-2 for ch01.2."""
-    return "ex-" + region_id.replace(".", "-")
+def anchor(region: regions.Region) -> str:
+    """The book's anchor of an exercise's box: ex-ch01-2 for ch01.2 (the box
+    with its first part), ex-ch01-2-k for the box that starts with part k."""
+    base = "ex-" + region.id.replace(".", "-")
+    return base if region.part == 1 else f"{base}-{region.part}"
 
 
 def learner_file(region: regions.Region) -> str:
     return "exercises/" + str(region.path.relative_to(ROOT / "solutions"))
 
 
-def box(region: regions.Region, shown: Listing) -> str:
-    """The exercise box that follows a listing covering `region`."""
-    chapter, k = region.chapter, region.number
-    return textwrap.dedent(f"""\
+def box(parts: list[regions.Region], shown: Listing) -> str:
+    """The box that follows a listing showing `parts` (one exercise's parts
+    that the listing covers, in order)."""
+    first = parts[0]
+    chapter, k = first.chapter, first.number
+    name = f"<b>Exercise {first.id}</b> · {first.title}"
+    if len(parts) == first.parts > 1:
+        name += f" (all {first.parts} parts are in this listing)"
+    elif first.parts > 1:
+        numbers = _joined([str(p.part) for p in parts])
+        which = f"part{'s' if len(parts) > 1 else ''} {numbers} of {first.parts}"
+        name = f"<b>Exercise {first.id}, {which}</b> · "
+        if first.part == 1:
+            name += first.title
+        else:
+            start = anchor(dataclasses.replace(first, part=1))
+            name += "; ".join(p.title for p in parts) + f" (the exercise begins at \\ref {start})"
+    todos = _joined([f"`TODO({regions.todo_label(p)})`" for p in parts])
+    files = "`, `".join(sorted({learner_file(p) for p in parts}))
+    folds = "".join(
+        f"\\htmlonly <details class=\"solution\"><summary>Reference solution of {regions.todo_label(p)} "
+        f"(open it once you have tried)</summary> \\endhtmlonly\n"
+        f"\\snippet {shown.file} {regions.solution_snippet(p)}\n"
+        f"\\htmlonly </details> \\endhtmlonly\n" for p in parts)
+    return (f"\n\\anchor {anchor(first)}\n"
+            f"<div class=\"exercise\">\n"
+            f"{name}<br>\n"
+            f"The listing shows the stub your copy has. Write the code in place of\n"
+            f"{todos} in `{files}`, then check it with\n"
+            f"`./course check {chapter}`. Hints, one at a time: `./course hint {chapter} {k}`.\n"
+            f"</div>\n" + folds)
 
-        \\anchor {anchor(region.id)}
-        <div class="exercise">
-        <b>Exercise {region.id}</b> · {region.title}<br>
-        The listing shows the stub your copy has. Write the code in place of
-        `TODO({region.id})` in `{learner_file(region)}`, then check it with
-        `./course check {chapter}`. Hints, one at a time: `./course hint {chapter} {k}`.
-        </div>
-        \\htmlonly <details class="solution"><summary>Reference solution of {region.id} (open it once you have tried)</summary> \\endhtmlonly
-        \\snippet {shown.file} {regions.solution_snippet(region.id)}
-        \\htmlonly </details> \\endhtmlonly
-        """)
+
+def _joined(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def after_listing(line: str) -> list[str]:
-    """What the book adds after a page's line: a box per region it covers."""
+    """What the book adds after a page's line: a box for each exercise whose
+    parts the listing covers."""
     shown = listing(line)
     if shown is None:
         return []
     inside, _ = covered(shown)
-    return [box(region, shown) for region in inside]
+    by_exercise: dict[str, list[regions.Region]] = {}
+    for region in sorted(inside, key=lambda r: (int(r.number), r.part)):
+        by_exercise.setdefault(region.id, []).append(region)
+    return [box(parts, shown) for parts in by_exercise.values()]

@@ -257,51 +257,59 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def cmd_hint(args: argparse.Namespace) -> int:
     """Shows the hints of chapter NN, one at a time, for the first unsolved exercise."""
     chapter = _coded(args.chapter)
-    found = regions.chapter_regions(chapter.solution_dir)
+    found = regions.exercises(chapter.solution_dir)
     if args.exercise:
         wanted = f"ch{chapter.number}.{args.exercise}"
-        chosen = [r for r in found if r.id == wanted]
+        chosen = [e for e in found if e.id == wanted]
         if not chosen:
             ui.error(f"chapter {chapter.number} has no exercise {args.exercise} "
-                     f"(it has {', '.join(r.id.split('.')[1] for r in found)})")
+                     f"(it has {', '.join(e.number for e in found)})")
             return 2
     else:
-        chosen = [r for r in found if _unsolved(chapter, r)] or found
+        chosen = [e for e in found if _unsolved(chapter, e)] or found
         if len(chosen) < len(found):
             ui.say(ui.dim(f"({len(found) - len(chosen)} of {len(found)} exercises look done; "
                           f"showing the first that still has its TODO)"))
-    region = chosen[0]
-    file = chapter.exercise_dir / region.path.relative_to(chapter.solution_dir)
-    ui.say(ui.bold(f"Exercise {region.id}: {region.title}"))
-    ui.say(ui.dim(f"  in {file.relative_to(ROOT)}" + _where_todo(file, region.id)))
+    exercise = chosen[0]
+    ui.say(ui.bold(f"Exercise {exercise.id}: {exercise.title}"))
+    for part in exercise.parts:
+        file = chapter.exercise_dir / part.path.relative_to(chapter.solution_dir)
+        label = f"part {part.part}: " if len(exercise.parts) > 1 else ""
+        ui.say(ui.dim(f"  {label}in {file.relative_to(ROOT)}" + _where_todo(file, part)))
+    hints = [(part, hint) for part in exercise.parts for hint in part.hints]
     interactive = sys.stdin.isatty() and not args.all
-    for number, hint in enumerate(region.hints, 1):
-        ui.say(f"\n  Hint {number}/{len(region.hints)}: {hint}")
-        if interactive and number < len(region.hints):
+    for number, (part, hint) in enumerate(hints, 1):
+        about = f" (part {part.part})" if len(exercise.parts) > 1 else ""
+        ui.say(f"\n  Hint {number}/{len(hints)}{about}: {hint}")
+        if interactive and number < len(hints):
             try:
                 input(ui.dim("  (Enter for the next hint, Ctrl-C to stop) "))
             except (EOFError, KeyboardInterrupt):
                 ui.say()
                 return 0
-    others = [r.id for r in found if r is not region]
+    others = [e.id for e in found if e is not exercise]
     if others:
         ui.say(ui.dim(f"\nOther exercises of this chapter: {', '.join(others)} "
                       f"(./course hint {chapter.number} K)"))
     return 0
 
 
-def _where_todo(file: Path, region_id: str) -> str:
+def _where_todo(file: Path, region: regions.Region) -> str:
     """", line N" of the region's TODO in the learner's file, if it is still there."""
     if file.exists():
         for number, line in enumerate(file.read_text().splitlines(), 1):
-            if f"TODO({region_id})" in line:
+            if f"TODO({regions.todo_label(region)})" in line:
                 return f", line {number}"
     return ""
 
 
-def _unsolved(chapter: chapters.Chapter, region: regions.Region) -> bool:
-    file = chapter.exercise_dir / region.path.relative_to(chapter.solution_dir)
-    return file.exists() and f'rdv::todo("{region.id}"' in file.read_text()
+def _unsolved(chapter: chapters.Chapter, exercise: regions.Exercise) -> bool:
+    """Whether any part of the exercise still throws its stub's rdv::todo."""
+    for part in exercise.parts:
+        file = chapter.exercise_dir / part.path.relative_to(chapter.solution_dir)
+        if file.exists() and f'rdv::todo("{exercise.id}"' in file.read_text():
+            return True
+    return False
 
 
 def cmd_reset(args: argparse.Namespace) -> int:

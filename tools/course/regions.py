@@ -21,6 +21,18 @@ at run time:
 HINT lines are questions that lead; a line that starts with more spaces
 continues the previous hint. STUB lines are emitted before the throw (to use
 parameters and helpers the stubbed code would have used).
+
+An exercise may have several parts, where one idea lives in two places (a
+loop and the function it calls, say): the first part is marked as above,
+and each further part, in the same file or another of the chapter, as
+
+    // EXERCISE ch03.4, part 2: pick the first runnable process
+    // HINT: ...
+    ...
+    // END EXERCISE
+
+The exercise's title is its first part's; every part has hints of its own,
+and its stub says `TODO(ch03.4, part 2 of 2)`.
 """
 
 from __future__ import annotations
@@ -30,7 +42,8 @@ import textwrap
 import re
 from pathlib import Path
 
-BEGIN = re.compile(r"^(?P<indent>\s*)// EXERCISE (?P<id>ch(?P<chapter>\d\d)\.\d+): (?P<title>.+?)\s*$")
+BEGIN = re.compile(r"^(?P<indent>\s*)// EXERCISE (?P<id>ch(?P<chapter>\d\d)\.\d+)(?:, part (?P<part>\d+))?: "
+                   r"(?P<title>.+?)\s*$")
 HINT = re.compile(r"^\s*// HINT: (?P<text>.+?)\s*$")
 STUB = re.compile(r"^\s*// STUB: (?P<code>.+?)\s*$")
 CONTINUATION = re.compile(r"^\s*//\s{2,}(?P<text>\S.*?)\s*$")
@@ -55,6 +68,8 @@ class Region:
     last: int            # index of the END EXERCISE line
     indent: str
     body: int = -1       # index of the first line of the solution's code
+    part: int = 1        # which part of its exercise (most exercises have one)
+    parts: int = 1       # how many parts the exercise has (set by exercises())
 
     @property
     def number(self) -> str:
@@ -83,7 +98,8 @@ def parse(path: Path, lines: list[str] | None = None) -> list[Region]:
                 raise RegionError(f"{path}:{i + 1}: END/HINT/STUB outside an EXERCISE region")
             i += 1
             continue
-        region = Region(begin["id"], begin["title"], [], [], path, i, -1, begin["indent"])
+        region = Region(begin["id"], begin["title"], [], [], path, i, -1, begin["indent"],
+                        part=int(begin["part"] or 1))
         i += 1
         while i < len(lines):  # the header: hints and stub lines
             if hint := HINT.match(lines[i]):
@@ -111,14 +127,42 @@ def parse(path: Path, lines: list[str] | None = None) -> list[Region]:
     return regions
 
 
+@dataclasses.dataclass
+class Exercise:
+    """An exercise: one region, or several parts that share an id."""
+    id: str
+    parts: list[Region]
+
+    @property
+    def title(self) -> str:
+        return self.parts[0].title
+
+    @property
+    def hints(self) -> list[str]:
+        return [hint for part in self.parts for hint in part.hints]
+
+    @property
+    def chapter(self) -> str:
+        return self.id[2:4]
+
+    @property
+    def number(self) -> str:
+        return self.id.split(".")[1]
+
+
+def todo_label(region: Region) -> str:
+    """What the stub's TODO names: "ch03.4", or "ch03.4, part 2 of 2"."""
+    return region.id if region.parts == 1 else f"{region.id}, part {region.part} of {region.parts}"
+
+
 def stub_lines(region: Region, chapter: str) -> list[str]:
     """The lines that replace `region` in the exercise copy."""
     ind = region.indent
     title = region.title.replace("\\", "\\\\").replace('"', '\\"')
     hint = f"Hint: {region.hints[0]}"
-    if len(region.hints) > 1:
+    if len(region.hints) > 1 or region.parts > 1:
         hint += f" (more: ./course hint {chapter} {region.number})"
-    out = [f"{ind}// TODO({region.id}): {region.title}"]
+    out = [f"{ind}// TODO({todo_label(region)}): {region.title}"]
     # The command stays on one line: \u00a0 keeps textwrap from breaking it.
     hint = hint.replace(f"./course hint {chapter} {region.number}",
                         f"./course\u00a0hint\u00a0{chapter}\u00a0{region.number}")
@@ -135,19 +179,28 @@ def solution_lines(region: Region, lines: list[str]) -> list[str]:
     return lines[region.body:region.last]
 
 
-def solution_snippet(region_id: str) -> str:
+def solution_snippet(region: Region) -> str:
     """The snippet name under which the book's listings keep a region's
-    reference code: "solution-ch01-2" for ch01.2."""
-    return "solution-" + region_id.replace(".", "-")
+    reference code: "solution-ch01-2" for ch01.2, "solution-ch03-4-2" for
+    its part 2."""
+    name = "solution-" + region.id.replace(".", "-")
+    return name if region.part == 1 else f"{name}-{region.part}"
+
+
+def key(region: Region) -> str:
+    """A region's own name for render(): "ch02.6" for a whole exercise's only
+    part, "ch02.6#3" for its third part."""
+    return region.id if region.parts == 1 else f"{region.id}#{region.part}"
 
 
 def render(path: Path, stubbed: set[str] | None = None) -> str:
-    """The exercise copy of solution file `path`, with the regions whose ids
-    are in `stubbed` replaced by stubs (all of them when `stubbed` is None)."""
+    """The exercise copy of solution file `path`, with the regions named in
+    `stubbed` (by exercise id, or by key() for one part) replaced by stubs,
+    all of them when `stubbed` is None."""
     text = path.read_text()
     lines = text.splitlines()
-    regions = parse(path, lines)
-    chosen = [r for r in regions if stubbed is None or r.id in stubbed]
+    regions = counted(path, parse(path, lines))
+    chosen = [r for r in regions if stubbed is None or r.id in stubbed or key(r) in stubbed]
     if not chosen:
         return text
     out: list[str] = []
@@ -175,10 +228,39 @@ def _with_todo_include(lines: list[str]) -> list[str]:
 
 
 def chapter_regions(solution_dir: Path) -> list[Region]:
-    """Every region of one chapter's solution, in exercise order (chNN.1,
-    chNN.2, ...), whichever files they are in."""
+    """Every region (every part of every exercise) of one chapter's solution,
+    in exercise order (chNN.1, chNN.2 part 1, chNN.2 part 2, ...), whichever
+    files they are in, each knowing how many parts its exercise has."""
     regions: list[Region] = []
     for path in sorted(solution_dir.rglob("*")):
         if path.is_file() and path.suffix in SOURCE_SUFFIXES:
             regions += parse(path)
-    return sorted(regions, key=lambda r: (r.chapter, int(r.id.split(".")[1])))
+    regions.sort(key=lambda r: (r.chapter, int(r.number), r.part))
+    for region in regions:
+        region.parts = sum(r.id == region.id for r in regions)
+    return regions
+
+
+def exercises(solution_dir: Path) -> list[Exercise]:
+    """The exercises of one chapter, in order, each with its parts in order.
+    Raises RegionError when the parts of an exercise are not numbered 1..n."""
+    found: dict[str, Exercise] = {}
+    for region in chapter_regions(solution_dir):
+        found.setdefault(region.id, Exercise(region.id, [])).parts.append(region)
+    for exercise in found.values():
+        numbers = [part.part for part in exercise.parts]
+        if numbers != list(range(1, len(numbers) + 1)):
+            where = ", ".join(f"{p.path.name}:{p.line}" for p in exercise.parts)
+            raise RegionError(f"exercise {exercise.id} has parts {numbers} ({where}); "
+                              f"they must be 1 (unnumbered), 2, 3, ... once each")
+    return list(found.values())
+
+
+def counted(path: Path, regions: list[Region]) -> list[Region]:
+    """`regions` of `path`, each knowing how many parts its exercise has
+    (other parts may be in other files of the chapter's folder)."""
+    everywhere = [r for source in sorted(path.parent.glob("*"))
+                  if source.suffix in SOURCE_SUFFIXES for r in parse(source)]
+    for region in regions:
+        region.parts = sum(r.id == region.id for r in everywhere)
+    return regions

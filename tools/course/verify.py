@@ -28,19 +28,23 @@ def quick_problems() -> list[str]:
     seen: dict[str, str] = {}
     for chapter in chapters.coded_chapters():
         try:
-            found = regions.chapter_regions(chapter.solution_dir)
+            found = regions.exercises(chapter.solution_dir)
         except regions.RegionError as error:
             problems.append(str(error))
             continue
         if not found:
             problems.append(f"chapter {chapter.number} has no exercise regions in solutions/{chapter.slug}")
-        for region in found:
-            where = f"{region.path.relative_to(ROOT)}:{region.line}"
-            if region.chapter != chapter.number:
-                problems.append(f"{where}: region {region.id} is in chapter {chapter.number}'s folder")
-            if region.id in seen:
-                problems.append(f"{where}: region id {region.id} is also used at {seen[region.id]}")
-            seen[region.id] = where
+        for number, exercise in enumerate(found, 1):
+            first = exercise.parts[0]
+            where = f"{first.path.relative_to(ROOT)}:{first.line}"
+            if exercise.chapter != chapter.number:
+                problems.append(f"{where}: exercise {exercise.id} is in chapter {chapter.number}'s folder")
+            if exercise.id in seen:
+                problems.append(f"{where}: exercise id {exercise.id} is also used at {seen[exercise.id]}")
+            if exercise.number != str(number):
+                problems.append(f"{where}: exercise {exercise.id} should be ch{chapter.number}.{number}: "
+                                "a chapter's exercises are numbered 1, 2, 3, ... in the order the book asks for them")
+            seen[exercise.id] = where
         if not chapter.page.exists():
             problems.append(f"chapter {chapter.number} has code but no page chapters/{chapter.slug}.md")
         if not chapter.has_tests:
@@ -139,7 +143,7 @@ class Teeth:
     def check(self, chapter: chapters.Chapter) -> list[str]:
         """Problems with the chapter's teeth, as messages; prints progress."""
         problems: list[str] = []
-        found = regions.chapter_regions(chapter.solution_dir)
+        found = regions.chapter_regions(chapter.solution_dir)  # every part of every exercise
         errors, pristine = self.attempt(chapter, None)
         if errors:
             problems.append(f"ch{chapter.number}: the pristine exercises do not compile warning-free:\n{errors}")
@@ -147,17 +151,17 @@ class Teeth:
             problems.append(f"ch{chapter.number}: the pristine exercises pass every test")
         else:
             ui.say(f"  {ui.green(ui.PASS)} pristine exercises compile and fail")
-        for region in found:
-            errors, run = self.attempt(chapter, {region.id})
+        for region in found:  # each part of an exercise on its own
+            errors, run = self.attempt(chapter, {regions.key(region)})
             where = f"{region.path.relative_to(ROOT)}:{region.line}"
             if errors:
-                problems.append(f"{region.id} ({where}): stubbing it alone does not compile:\n{errors}")
-                ui.say(f"  {ui.red(ui.FAIL)} {region.id} {region.title}: does not compile when stubbed")
+                problems.append(f"{regions.todo_label(region)} ({where}): stubbing it alone does not compile:\n{errors}")
+                ui.say(f"  {ui.red(ui.FAIL)} {regions.todo_label(region)} {region.title}: does not compile when stubbed")
             elif run and run.passed:
-                problems.append(f"{region.id} ({where}): no test fails when only this region is stubbed")
-                ui.say(f"  {ui.red(ui.FAIL)} {region.id} {region.title}: no test catches it")
+                problems.append(f"{regions.todo_label(region)} ({where}): no test fails when only this region is stubbed")
+                ui.say(f"  {ui.red(ui.FAIL)} {regions.todo_label(region)} {region.title}: no test catches it")
             else:
                 caught = next((t.full_name for t in (run.tests if run else []) if not t.passed), "a crash")
-                ui.say(f"  {ui.green(ui.PASS)} {region.id} {region.title} {ui.dim('— caught by ' + caught)}")
+                ui.say(f"  {ui.green(ui.PASS)} {regions.todo_label(region)} {region.title} {ui.dim('— caught by ' + caught)}")
         self._write_chapter(chapter, stubbed=set())
         return problems
