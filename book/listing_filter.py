@@ -31,7 +31,7 @@ def main() -> None:
         lines = text.splitlines()
         sys.stdout.write("\n#if 0  // the reference solutions of this file's exercises, for the book\n")
         for region in found:
-            marker = f"// [{regions.solution_snippet(region.id)}]"
+            marker = f"// [{regions.solution_snippet(region)}]"
             sys.stdout.write(marker + "\n")
             code = textwrap.dedent("\n".join(regions.solution_lines(region, lines)))
             sys.stdout.write(code + "\n")
