@@ -14,7 +14,7 @@
 
 namespace rdv::proc {
 
-/// A pid or a registered name. The seed's complaint, that in Erlang
+/// A pid or a registered name. Neumann's complaint, that in Erlang
 /// `P = test, P ! Msg` does not work, does not apply: an address made from a
 /// name is sent to by looking the name up at each send, so it reaches
 /// whichever process holds the name then.

@@ -15,7 +15,8 @@ using asio::ip::tcp;
 namespace {
 
 //! [replies]
-// The seed's reply, byte for byte, plus the one it sends when it will hang up.
+// The reply of Neumann's server, byte for byte, and the one we send when we
+// will hang up.
 constexpr std::string_view keep_alive_reply =
     "HTTP/1.1 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 7\r\n"
     "Content-Type: text/plain\r\n\r\n1234567";

@@ -1,5 +1,6 @@
-// names: the seed's registered-name example, where a name and a pid sit in
-// the same variable and are sent to the same way. Try: ./course run 04
+// names: the registered-name example of chapter 4 (after Michael Neumann's
+// complaint about Erlang), where a name and a pid sit in the same variable
+// and are sent to the same way. Try: ./course run 04
 #include "address.hpp"
 
 #include "rdv/cli.hpp"
@@ -26,14 +27,14 @@ void printer() {
   }
 }
 
-//! [seed]
-void seed() {
-  const pid printer_pid = spawn(printer);  // Pid = spawn(fun() -> ... end)
-  send(printer_pid, msg{"by pid"});        // Pid ! {msg, "test"}
-  register_name("test", printer_pid);      // register(test, Pid)
-  send("test", msg{"by name"});            // test ! {msg, "test"}
-  address p = "test";                      // P = test
-  send(p, msg{"through a variable"});      // P ! {msg, "test"}: works here
+//! [example]
+void pid_and_name() {
+  const pid printer_pid = spawn(printer);  // Erlang: a pid from spawn
+  send(printer_pid, msg{"by pid"});        // Pid ! Message
+  register_name("test", printer_pid);      // register(Name, Pid)
+  send("test", msg{"by name"});            // Name ! Message
+  address p = "test";                      // a variable bound to the name
+  send(p, msg{"through a variable"});      // refused in Erlang; fine here
   p = printer_pid;                         // the same variable, now a pid
   send(p, msg{"through the same variable, as a pid"});
   send(p, msg{"stop"});
@@ -47,15 +48,15 @@ void seed() {
     std::cout << "and sending to the name is an error: " << e.what() << std::endl;
   }
 }
-//! [seed]
+//! [example]
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  rdv::cli::flags flags("names", "The seed's registered-name example: a name and a pid in one "
+  rdv::cli::flags flags("names", "Chapter 4's registered-name example: a name and a pid in one "
                                  "variable, sent to the same way (chapter 4).");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   rdv::proc::scheduler node;
-  node.spawn(seed);
+  node.spawn(pid_and_name);
   node.run();
 }

@@ -15,7 +15,7 @@
 namespace {
 
 //! [handler]
-// The seed's answer, as a handler: everything else is the server's business.
+// Chapter 1's seven-byte answer, as a handler: everything else is the server's business.
 rdv::web::response seven_bytes(rdv::web::request&) {
   rdv::web::response r;
   r.fields = {{"Content-Type", "text/plain"}};

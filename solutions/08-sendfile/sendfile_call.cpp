@@ -1,4 +1,4 @@
-// The three sendfile(2) signatures the seed's Yaws driver supported. Only
+// The three sendfile(2) signatures Yaws's sendfile driver supported. Only
 // the one of the system at hand is compiled (this course builds on Linux);
 // the others are kept as their manual pages describe them.
 #include "sendfile_call.hpp"

@@ -103,8 +103,8 @@ protected:
       },
       {"./course run 01", 8081}};
 
-  // Reads one response and checks it is the seed's answer.
-  static void expect_seed_answer(rdv::test::client& c, std::string_view connection) {
+  // Reads one response and checks it is the seven-byte answer.
+  static void expect_seven_bytes(rdv::test::client& c, std::string_view connection) {
     const auto r = c.read_response();
     EXPECT_EQ(r.status, 200) << c.transcript();
     EXPECT_EQ(r.field("Content-Length"), "7") << c.transcript();
@@ -115,11 +115,11 @@ protected:
   }
 };
 
-TEST_F(KeepAlive, AnswersWithTheSeedsSevenBytes) {
+TEST_F(KeepAlive, AnswersWithSevenBytes) {
   explained_in("ch01-replies");
   rdv::test::client c(server);
   c.send(get);
-  expect_seed_answer(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
 }
 
 TEST_F(KeepAlive, ServesManyRequestsOnOneConnection) {
@@ -127,7 +127,7 @@ TEST_F(KeepAlive, ServesManyRequestsOnOneConnection) {
   rdv::test::client c(server);
   for (int i = 0; i < 100; ++i) {
     c.send(get);
-    expect_seed_answer(c, "keep-alive");
+    expect_seven_bytes(c, "keep-alive");
     if (HasFailure()) return;
   }
 }
@@ -138,16 +138,16 @@ TEST_F(KeepAlive, ServesTwoClientsConnectedAtOnce) {
   first.send(get.substr(0, 10));  // connected, and slow to finish its request
   rdv::test::client second(server);
   second.send(get);
-  expect_seed_answer(second, "keep-alive");  // hangs if `first` holds the acceptor
+  expect_seven_bytes(second, "keep-alive");  // hangs if `first` holds the acceptor
   first.send(get.substr(10));
-  expect_seed_answer(first, "keep-alive");
+  expect_seven_bytes(first, "keep-alive");
 }
 
 TEST_F(KeepAlive, ClosesAnHttp10ConnectionAfterTheAnswer) {
   explained_in("ch01-keep-alive");
   rdv::test::client c(server);
   c.send(get_http10);
-  expect_seed_answer(c, "close");
+  expect_seven_bytes(c, "close");
   EXPECT_TRUE(c.wait_closed()) << "an HTTP/1.0 request without \"Connection: Keep-Alive\" "
                                   "should be answered, then the connection closed\n"
                                << c.transcript();
@@ -157,16 +157,16 @@ TEST_F(KeepAlive, KeepsAnHttp10ConnectionThatAsksForKeepAlive) {
   explained_in("ch01-keep-alive");
   rdv::test::client c(server);
   c.send(get_http10_keep_alive);
-  expect_seed_answer(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
   c.send(get_http10_keep_alive);  // still open: a second answer proves it
-  expect_seed_answer(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
 }
 
 TEST_F(KeepAlive, HonoursConnectionClose) {
   explained_in("ch01-keep-alive");
   rdv::test::client c(server);
   c.send(get_close);
-  expect_seed_answer(c, "close");
+  expect_seven_bytes(c, "close");
   EXPECT_TRUE(c.wait_closed()) << "\"Connection: close\" should close the connection after "
                                   "the answer\n"
                                << c.transcript();
@@ -178,9 +178,9 @@ TEST_F(KeepAlive, AnswersPipelinedRequestsInOrder) {
   // Three requests in one write; the third asks to close, so its answer comes
   // last, and the fourth is never answered.
   c.send(std::string(get) + std::string(get) + std::string(get_close) + std::string(get));
-  expect_seed_answer(c, "keep-alive");
-  expect_seed_answer(c, "keep-alive");
-  expect_seed_answer(c, "close");
+  expect_seven_bytes(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
+  expect_seven_bytes(c, "close");
   EXPECT_TRUE(c.wait_closed()) << "nothing may follow the answer to \"Connection: close\"\n"
                                << c.transcript();
 }
@@ -189,16 +189,16 @@ TEST_F(KeepAlive, AnswersARequestSplitAcrossManySmallWrites) {
   explained_in("ch01-heads");
   rdv::test::client c(server);
   c.send_in_pieces(get_http10_keep_alive, 1);
-  expect_seed_answer(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
   c.send_in_pieces(get, 3);
-  expect_seed_answer(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
 }
 
 TEST_F(KeepAlive, ClosesAfterARequestWithABody) {
   explained_in("ch01-keep-alive");
   rdv::test::client c(server);
   c.send("POST /test HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
-  expect_seed_answer(c, "close");
+  expect_seven_bytes(c, "close");
   EXPECT_TRUE(c.wait_closed()) << "this server cannot skip a body, so it must hang up\n"
                                << c.transcript();
 }
@@ -210,13 +210,13 @@ TEST_F(KeepAlive, ClientLeavingMidRequestDoesNotDisturbOthers) {
     rdv::test::client leaving(server);
     leaving.send(get.substr(0, 12));
     staying.send(get);
-    expect_seed_answer(staying, "keep-alive");
+    expect_seven_bytes(staying, "keep-alive");
   }  // `leaving` closes its socket here, half-way through its request
   staying.send(get);
-  expect_seed_answer(staying, "keep-alive");
+  expect_seven_bytes(staying, "keep-alive");
   rdv::test::client newcomer(server);
   newcomer.send(get);
-  expect_seed_answer(newcomer, "keep-alive");
+  expect_seven_bytes(newcomer, "keep-alive");
 }
 
 TEST_F(KeepAlive, HangsUpOnAHeadOverTheLimit) {
@@ -230,7 +230,7 @@ TEST_F(KeepAlive, HangsUpOnAHeadOverTheLimit) {
                                << c.transcript();
   rdv::test::client next(server);  // and the server goes on serving
   next.send(get);
-  expect_seed_answer(next, "keep-alive");
+  expect_seven_bytes(next, "keep-alive");
 }
 
 TEST_F(KeepAlive, SurvivesGarbage) {
@@ -242,7 +242,7 @@ TEST_F(KeepAlive, SurvivesGarbage) {
   }
   rdv::test::client next(server);
   next.send(get);
-  expect_seed_answer(next, "keep-alive");
+  expect_seven_bytes(next, "keep-alive");
 }
 
 }  // namespace

@@ -8,8 +8,8 @@ namespace {
 
 using rdv::test::explained_in;
 
-TEST(Program, NamesRunsTheSeedsExample) {
-  explained_in("ch04-seed");
+TEST(Program, NamesRunsTheRegisteredNameExample) {
+  explained_in("ch04-complaint");
   const auto run = rdv::test::run_to_end(rdv::test::built_program("names"), {});
   EXPECT_EQ(run.status, 0) << run.err;
   for (const char* line :

@@ -112,7 +112,7 @@ TEST_F(Names, ANameAndAPidInTheSameVariableAreSentToTheSameWay) {
   });
   in_process([printer] {
     register_name("test", printer);
-    address to = "test";  // the seed's P = test
+    address to = "test";  // Neumann's P = test
     EXPECT_TRUE(to.is_name());
     EXPECT_TRUE(send(to, std::string("by name")));
     to = printer;

@@ -9,7 +9,7 @@
 
 namespace {
 
-using ch07::expect_seed_answer;
+using ch07::expect_seven_bytes;
 using rdv::test::explained_in;
 using namespace std::chrono_literals;
 
@@ -40,7 +40,7 @@ TEST(BadInput, GetsTheParsersStatusAndTheConnectionCloses) {
   expect_refused(s, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n", 431);
   rdv::test::client next(s.thread);  // and the server goes on
   next.send(get);
-  expect_seed_answer(next, "keep-alive");
+  expect_seven_bytes(next, "keep-alive");
 }
 
 TEST(Timeouts, AnswersASlowRequestWith408) {
@@ -62,7 +62,7 @@ TEST(Timeouts, ClosesAnIdleConnectionQuietly) {
   ch07::server s(ch07::seven_bytes, options);
   rdv::test::client c(s.thread);
   c.send(get);
-  expect_seed_answer(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
   EXPECT_TRUE(c.wait_closed()) << "an idle kept-alive connection should be closed\n"
                                << c.transcript();
   rdv::test::client silent(s.thread);  // never sends a byte
@@ -77,16 +77,16 @@ TEST(LetItCrash, ACrashingHandlerEndsOnlyItsConnection) {
   });
   rdv::test::client bystander(s.thread);
   bystander.send(get);
-  expect_seed_answer(bystander, "keep-alive");
+  expect_seven_bytes(bystander, "keep-alive");
   rdv::test::client victim(s.thread);
   victim.send("GET /crash HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_TRUE(victim.wait_closed()) << "the crashed connection's socket should close\n"
                                     << victim.transcript();
   rdv::test::client next(s.thread);
   next.send(get);
-  expect_seed_answer(next, "keep-alive");
+  expect_seven_bytes(next, "keep-alive");
   bystander.send(get);  // the other connection never noticed
-  expect_seed_answer(bystander, "keep-alive");
+  expect_seven_bytes(bystander, "keep-alive");
   const std::string log = s.log.text();
   EXPECT_NE(log.find("crashed"), std::string::npos) << "log:\n" << log;
   EXPECT_NE(log.find("the handler fell over"), std::string::npos)
@@ -101,9 +101,9 @@ TEST(ConnectionCap, AnswersConnectionsBeyondTheCapWith503) {
   ch07::server s(ch07::seven_bytes, options);
   rdv::test::client one(s.thread), two(s.thread);
   one.send(get);
-  expect_seed_answer(one, "keep-alive");
+  expect_seven_bytes(one, "keep-alive");
   two.send(get);
-  expect_seed_answer(two, "keep-alive");
+  expect_seven_bytes(two, "keep-alive");
   rdv::test::client three(s.thread);
   three.send(get);
   const auto refused = three.read_response();
@@ -111,7 +111,7 @@ TEST(ConnectionCap, AnswersConnectionsBeyondTheCapWith503) {
   EXPECT_EQ(refused.field("Retry-After"), "1") << three.transcript();
   EXPECT_TRUE(three.wait_closed()) << three.transcript();
   one.send("GET /test HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-  expect_seed_answer(one, "close");
+  expect_seven_bytes(one, "close");
   EXPECT_TRUE(one.wait_closed());
   one.close();
   // `one` has ended, but the acceptor may hear of it only after it accepts
@@ -132,7 +132,7 @@ TEST(Scale, ServesAThousandConcurrentKeepAliveClients) {
   for (int i = 0; i < 1000; ++i) clients.push_back(std::make_unique<rdv::test::client>(s.thread));
   for (int round = 0; round < 2 && !::testing::Test::HasFailure(); ++round) {
     for (auto& c : clients) c->send(get);  // all 1000 requests are in flight at once
-    for (auto& c : clients) expect_seed_answer(*c, "keep-alive");
+    for (auto& c : clients) expect_seven_bytes(*c, "keep-alive");
   }
 }
 

@@ -17,7 +17,7 @@
 
 namespace ch07 {
 
-// The seed's answer, as chapter 7's program gives it.
+// Chapter 1's seven-byte answer, as chapter 7's program gives it.
 inline rdv::web::response seven_bytes(rdv::web::request&) {
   rdv::web::response r;
   r.fields = {{"Content-Type", "text/plain"}};
@@ -51,8 +51,8 @@ inline std::string lowercase(std::string text) {
   return text;
 }
 
-// Reads one response and checks it is the seed's answer, with `connection`.
-inline void expect_seed_answer(rdv::test::client& c, std::string_view connection) {
+// Reads one response and checks it is the seven-byte answer, with `connection`.
+inline void expect_seven_bytes(rdv::test::client& c, std::string_view connection) {
   const auto r = c.read_response();
   EXPECT_EQ(r.status, 200) << c.transcript();
   EXPECT_EQ(r.body, "1234567") << c.transcript();

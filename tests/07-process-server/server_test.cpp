@@ -16,7 +16,7 @@
 
 namespace {
 
-using ch07::expect_seed_answer;
+using ch07::expect_seven_bytes;
 using rdv::test::explained_in;
 
 constexpr std::string_view get = "GET /test HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
@@ -31,7 +31,7 @@ TEST(ProcessServer, ServesManyRequestsOnOneConnection) {
   rdv::test::client c(s.thread);
   for (int i = 0; i < 100 && !::testing::Test::HasFailure(); ++i) {
     c.send(get);
-    expect_seed_answer(c, "keep-alive");
+    expect_seven_bytes(c, "keep-alive");
   }
 }
 
@@ -40,12 +40,12 @@ TEST(ProcessServer, AnswersHttp10AsChapter1Did) {
   ch07::server s;
   rdv::test::client keep(s.thread);
   keep.send(get_http10_keep_alive);
-  expect_seed_answer(keep, "keep-alive");
+  expect_seven_bytes(keep, "keep-alive");
   keep.send(get_http10_keep_alive);
-  expect_seed_answer(keep, "keep-alive");
+  expect_seven_bytes(keep, "keep-alive");
   rdv::test::client once(s.thread);
   once.send("GET /test HTTP/1.0\r\n\r\n");
-  expect_seed_answer(once, "close");
+  expect_seven_bytes(once, "close");
   EXPECT_TRUE(once.wait_closed()) << once.transcript();
 }
 
@@ -54,7 +54,7 @@ TEST(ProcessServer, HonoursConnectionClose) {
   ch07::server s;
   rdv::test::client c(s.thread);
   c.send(get_close);
-  expect_seed_answer(c, "close");
+  expect_seven_bytes(c, "close");
   EXPECT_TRUE(c.wait_closed()) << c.transcript();
 }
 
@@ -110,7 +110,7 @@ TEST(ProcessServer, AnswersARequestSplitAcrossManySmallWrites) {
   ch07::server s;
   rdv::test::client c(s.thread);
   c.send_in_pieces(get_http10_keep_alive, 1);
-  expect_seed_answer(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
 }
 
 TEST(ProcessServer, ServesTwoClientsConnectedAtOnce) {
@@ -120,9 +120,9 @@ TEST(ProcessServer, ServesTwoClientsConnectedAtOnce) {
   first.send(get.substr(0, 10));
   rdv::test::client second(s.thread);
   second.send(get);
-  expect_seed_answer(second, "keep-alive");
+  expect_seven_bytes(second, "keep-alive");
   first.send(get.substr(10));
-  expect_seed_answer(first, "keep-alive");
+  expect_seven_bytes(first, "keep-alive");
 }
 
 TEST(ProcessServer, ReadsBodiesAndKeepsTheConnection) {
@@ -200,7 +200,7 @@ TEST(ProcessServer, AnswersHeadWithoutABody) {
   const auto r = c.read_response(true);
   EXPECT_EQ(r.field("Content-Length"), "7") << c.transcript();
   c.send(get);  // no stray body bytes in between
-  expect_seed_answer(c, "keep-alive");
+  expect_seven_bytes(c, "keep-alive");
 }
 
 TEST(ProcessServer, ClientLeavingMidRequestDoesNotDisturbOthers) {
@@ -212,7 +212,7 @@ TEST(ProcessServer, ClientLeavingMidRequestDoesNotDisturbOthers) {
     leaving.send(get.substr(0, 12));
   }
   staying.send(get);
-  expect_seed_answer(staying, "keep-alive");
+  expect_seven_bytes(staying, "keep-alive");
 }
 
 }  // namespace
