@@ -28,7 +28,7 @@ struct hub_stats {
 };
 // [hub_stats]
 
-/// The counters as one JSON object, in the order HUB_PROTOCOL.md lists them
+/// The counters as one JSON object, in the order the hub protocol lists them
 /// (then `abandoned`, which this hub adds so that the counters add up).
 std::string to_json(const hub_stats& stats);
 

@@ -80,9 +80,9 @@ void worker::post_reply(const reply_address& to, const std::string& message) {
   const auto where = resolve(to);
   if (!where) return;
   // TODO(ch10.9): post the reply to the hub as message/http
-  // Hint: HUB_PROTOCOL.md §3: which method, target and Content-Type? An HTTP/1.1
-  //   request also needs a Host field, and a body needs framing. (more:
-  //   ./course hint 10 9)
+  // Hint: The hub protocol (appendix A1) says how a reply is posted: which method,
+  //   target and Content-Type? An HTTP/1.1 request also needs a Host field, and a body
+  //   needs framing. (more: ./course hint 10 9)
   (void)message;
   throw rdv::todo("ch10.9", "post the reply to the hub as message/http");
 }

@@ -60,8 +60,8 @@ void write_forward(const web::request& r, const forward_tags& tags, std::string&
   // EXERCISE ch10.6: copy the end-to-end fields, add the hub's, and frame the body
   // HINT: Which fields must not reach the backend: look at is_hop_by_hop()
   //       and set_by_hub(). Why may a client not choose its own X-Hub-Request-Id?
-  // HINT: HUB_PROTOCOL.md §2 lists four fields to add; X-Hub-Reply-To ends
-  //       with the id. The client's body may have come chunked: how does
+  // HINT: The hub protocol (appendix A1) lists four fields to add;
+  //       X-Hub-Reply-To ends with the id. The client's body may have come chunked: how does
   //       the backend learn where it ends now?
   // HINT: An HTTP/1.0 request may have no Host field; HTTP/1.1 requires one.
   // STUB: (void)fields; (void)tags; (void)&append_field; (void)&append_number;

@@ -18,7 +18,7 @@
 
 namespace rdv::hub {
 
-/// How a hub is set up: HUB_PROTOCOL.md's flags, and its own addresses.
+/// How a hub is set up: the protocol's flags, and its own addresses.
 struct hub_options {
   /// Where requests are forwarded, in turn (round robin).
   std::vector<boost::asio::ip::tcp::endpoint> backends;

@@ -1,4 +1,4 @@
-// hub: the rendezvous hub of HUB_PROTOCOL.md. Clients talk to it as to an
+// hub: the rendezvous hub of chapter 10 (the protocol: the book's appendix A1). Clients talk to it as to an
 // HTTP server; it forwards each request to a backend and holds the client
 // until a worker posts the answer to the reply port, or the time runs out.
 // Try: ./course run 10 worker & ./course run 10 hub, then

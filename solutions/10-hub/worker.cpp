@@ -79,8 +79,9 @@ void worker::post_reply(const reply_address& to, const std::string& message) {
   const auto where = resolve(to);
   if (!where) return;
   // EXERCISE ch10.9: post the reply to the hub as message/http
-  // HINT: HUB_PROTOCOL.md §3: which method, target and Content-Type? An
-  //       HTTP/1.1 request also needs a Host field, and a body needs framing.
+  // HINT: The hub protocol (appendix A1) says how a reply is posted: which
+  //       method, target and Content-Type? An HTTP/1.1 request also needs a
+  //       Host field, and a body needs framing.
   // HINT: hubs_.exchange() sends a request on a kept-alive connection and
   //       returns the status. Which statuses mean the client got it, and
   //       which mean it did not?

@@ -1,5 +1,5 @@
 // Chapter 10: timeouts, failing backends, overload and clients that leave
-// (HUB_PROTOCOL.md §2 and §4), and what /stats says of them.
+// (the hub protocol, appendix A1), and what /stats says of them.
 #include "hub_fixture.hpp"
 
 #include "request_id.hpp"

@@ -1,4 +1,4 @@
-// Chapter 10: what a backend gets from the hub (HUB_PROTOCOL.md §2).
+// Chapter 10: what a backend gets from the hub (the hub protocol's forward, appendix A1).
 #include "hub_fixture.hpp"
 
 #include "request_id.hpp"

@@ -1,7 +1,8 @@
 #pragma once
-// Chapter 10's black-box tests: the hub runs as a program, as HUB_PROTOCOL.md
-// describes it; the backend it forwards to runs in the test process and
-// records what it gets; the test itself plays the workers.
+// Chapter 10's black-box tests: the hub runs as a program, as the hub
+// protocol (appendix A1) describes it; the backend it forwards to runs in
+// the test process and records what it gets; the test itself plays the
+// workers.
 #include "acceptor.hpp"
 #include "event_loop.hpp"
 #include "processes.hpp"

@@ -1,4 +1,4 @@
-// Chapter 10: what a client gets from a worker's reply (HUB_PROTOCOL.md §3).
+// Chapter 10: what a client gets from a worker's reply (the hub protocol's replies, appendix A1).
 #include "hub_fixture.hpp"
 
 #include "rdv/test/book.hpp"

@@ -1,5 +1,5 @@
 // Chapter 10: the rendezvous — a client held until a worker posts its answer
-// to the reply port (HUB_PROTOCOL.md §1-3).
+// to the reply port (the hub protocol, appendix A1).
 #include "hub_fixture.hpp"
 
 #include "rdv/test/book.hpp"
