@@ -1,4 +1,5 @@
-# Warning flags shared by every target of the course (see STYLE.md).
+# Warning flags shared by every target of the course: the build is
+# warning-free with -Wall -Wextra -Wpedantic (CI makes warnings errors).
 add_library(rdv_warnings INTERFACE)
 target_compile_options(rdv_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Woverloaded-virtual

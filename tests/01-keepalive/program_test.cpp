@@ -1,5 +1,6 @@
 // The keepalive program itself, run as a child process: the conventions every
-// server program of the course follows (DESIGN.md, "Conventions").
+// server program of the course follows (the book's introduction, "How the
+// course works").
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
 #include "rdv/test/program.hpp"

@@ -1,5 +1,6 @@
 // The idle_echo program itself, run as a child process: the conventions of
-// the course's servers (DESIGN.md), for a server that speaks TCP echo.
+// the course's servers (the book's introduction), for a server that speaks
+// TCP echo.
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
 #include "rdv/test/program.hpp"
