@@ -8,6 +8,15 @@
 #   test_chNN           the chapter's tests against rdv_chNN
 #   test_chNN_exercise  the same tests against rdv_chNN_exercise
 #
+# and, when it has a checked Going-further item (solutions/NN-slug/further/
+# *.patch, tests FURTHER in tests/NN-slug):
+#
+#   rdv_chNN_further    the library from the solution with the patches applied
+#   <program>_further   each program from it, in <build>/bin/further
+#   test_chNN_further   the item's tests against rdv_chNN_further
+#   test_chNN_further_exercise  the item's tests against the learner's library
+#                       (not built by default: ./course check NN --further)
+#
 # The exercise copies link the *solutions* of earlier chapters (DEPENDS), so a
 # learner on chapter 5 stands on working chapters 1-4.
 
@@ -31,6 +40,8 @@ function(rdv_add_chapter number)
     _rdv_chapter_program(${program} rdv_ch${number} "${solution_dir}" bin)
   endforeach()
 
+  _rdv_chapter_further(${number} "${solution_dir}" "${arg_SOURCES}" "${arg_DEPENDS}" "${arg_PROGRAMS}")
+
   if(RDV_BUILD_EXERCISES AND EXISTS "${exercise_dir}")
     _rdv_chapter_library(rdv_ch${number}_exercise "${exercise_dir}" "${arg_SOURCES}" "${arg_DEPENDS}")
     foreach(program IN LISTS arg_PROGRAMS)
@@ -40,15 +51,68 @@ function(rdv_add_chapter number)
   endif()
 endfunction()
 
+# The chapter's checked Going-further item, if it has one: the solution with
+# the patches of solutions/NN-slug/further/ applied (tools/further.py), built
+# as rdv_chNN_further and <program>_further.
+function(_rdv_chapter_further number solution_dir sources depends programs)
+  file(GLOB patches CONFIGURE_DEPENDS "${solution_dir}/further/*.patch")
+  if(NOT patches)
+    return()
+  endif()
+  get_filename_component(slug "${solution_dir}" NAME)
+  set(further_dir "${CMAKE_BINARY_DIR}/further/${slug}")
+  file(GLOB originals LIST_DIRECTORIES false CONFIGURE_DEPENDS "${solution_dir}/*")
+  list(FILTER originals EXCLUDE REGEX "/CMakeLists.txt$")
+  set(copies "")
+  foreach(original IN LISTS originals)
+    get_filename_component(name "${original}" NAME)
+    list(APPEND copies "${further_dir}/${name}")
+  endforeach()
+  add_custom_command(
+    OUTPUT ${copies}
+    COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/tools/further.py" apply
+            "${solution_dir}" "${further_dir}" ${patches}
+    DEPENDS ${originals} ${patches} "${PROJECT_SOURCE_DIR}/tools/further.py"
+    COMMENT "Applying chapter ${number}'s going-further patch to a copy of its solution"
+    VERBATIM)
+  add_custom_target(rdv_ch${number}_further_sources DEPENDS ${copies})
+  _rdv_chapter_library(rdv_ch${number}_further "${further_dir}" "${sources}" "${depends}")
+  add_dependencies(rdv_ch${number}_further rdv_ch${number}_further_sources)
+  foreach(program IN LISTS programs)
+    _rdv_chapter_program(${program}_further rdv_ch${number}_further "${further_dir}" bin/further)
+    set_target_properties(${program}_further PROPERTIES OUTPUT_NAME ${program})
+    add_dependencies(${program}_further rdv_ch${number}_further_sources)
+  endforeach()
+endfunction()
+
 # rdv_add_chapter_tests(NN SOURCES file.cpp... [DEPENDS target...] [LABELS label...]
-#                       [SOAK file.cpp...])
+#                       [SOAK file.cpp...] [FURTHER file.cpp...])
 #   Builds the chapter's GoogleTest sources twice (solution and exercise) and
 #   registers both with CTest, labelled chNN and solution/exercise. SOAK
 #   sources make a third program, soak_chNN, against the solution only: a
 #   long reliability run, labelled soak, that `./course test --soak` runs
-#   (and `./course test` does not).
+#   (and `./course test` does not). FURTHER sources are the tests of the
+#   chapter's checked Going-further item: test_chNN_further runs them against
+#   the reference (rdv_chNN_further, labelled further), and
+#   test_chNN_further_exercise, built only when asked for, against the
+#   learner's code (./course check NN --further).
 function(rdv_add_chapter_tests number)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;DEPENDS;LABELS;SOAK")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;DEPENDS;LABELS;SOAK;FURTHER")
+  if(arg_FURTHER AND TARGET rdv_ch${number}_further)
+    _rdv_test_program(test_ch${number}_further "${arg_FURTHER}" rdv_ch${number}_further
+                      "${arg_DEPENDS}" "${CMAKE_BINARY_DIR}/bin/further")
+    add_test(NAME ch${number}.further COMMAND test_ch${number}_further)
+    set_tests_properties(ch${number}.further PROPERTIES LABELS "ch${number};further;solution" TIMEOUT 600)
+    set_property(GLOBAL PROPERTY RDV_CHAPTER_${number}_FURTHER test_ch${number}_further)
+    if(TARGET rdv_ch${number}_exercise)
+      _rdv_test_program(test_ch${number}_further_exercise "${arg_FURTHER}" rdv_ch${number}_exercise
+                        "${arg_DEPENDS}" "${CMAKE_BINARY_DIR}/bin/exercise")
+      set_target_properties(test_ch${number}_further_exercise PROPERTIES EXCLUDE_FROM_ALL ON)
+    endif()
+  elseif(arg_FURTHER)
+    message(FATAL_ERROR "tests/ of chapter ${number} name FURTHER tests, but "
+                        "solutions/ has no further/*.patch for them")
+  endif()
   if(arg_SOAK)
     _rdv_test_program(soak_ch${number} "${arg_SOAK}" rdv_ch${number} "${arg_DEPENDS}" "${CMAKE_BINARY_DIR}/bin")
     add_test(NAME ch${number}.soak COMMAND soak_ch${number})
@@ -85,6 +149,8 @@ function(_rdv_test_program target sources library depends bin_dir)
   get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
   if(bin_dir MATCHES "/exercise$")
     list(TRANSFORM programs APPEND _exercise)
+  elseif(bin_dir MATCHES "/further$")
+    list(TRANSFORM programs APPEND _further)
   endif()
   target_compile_definitions(${target} PRIVATE RDV_BIN_DIR="${bin_dir}")
   if(programs)
@@ -116,7 +182,8 @@ function(_rdv_chapter_program target library dir output)
 endfunction()
 
 # rdv_write_manifest(): writes <build>/course-manifest.json, which tells
-# ./course the chapters, programs and reliability runs (soak) this build knows.
+# ./course the chapters, programs, reliability runs (soak) and Going-further
+# tests this build knows.
 function(rdv_write_manifest)
   get_property(numbers GLOBAL PROPERTY RDV_CHAPTERS)
   set(entries "")
@@ -124,9 +191,10 @@ function(rdv_write_manifest)
     get_property(slug GLOBAL PROPERTY RDV_CHAPTER_${number}_SLUG)
     get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
     get_property(soak GLOBAL PROPERTY RDV_CHAPTER_${number}_SOAK)
+    get_property(further GLOBAL PROPERTY RDV_CHAPTER_${number}_FURTHER)
     list(TRANSFORM programs REPLACE "(.+)" "\"\\1\"")
     list(JOIN programs ", " programs)
-    list(APPEND entries "    \"${number}\": {\"slug\": \"${slug}\", \"programs\": [${programs}], \"soak\": \"${soak}\"}")
+    list(APPEND entries "    \"${number}\": {\"slug\": \"${slug}\", \"programs\": [${programs}], \"soak\": \"${soak}\", \"further\": \"${further}\"}")
   endforeach()
   list(JOIN entries ",\n" entries)
   file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/course-manifest.json"

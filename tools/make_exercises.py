@@ -22,15 +22,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course import chapters, regions  # noqa: E402
 
 SKIP = {"CMakeLists.txt"}
+SKIP_FOLDERS = {"further"}  # the going-further reference patches stay with the solutions
 
 
 def expected_files(chapter: chapters.Chapter) -> dict[Path, str]:
     """What exercises/NN-slug should contain: relative path -> text."""
     files: dict[Path, str] = {}
     for path in sorted(chapter.solution_dir.rglob("*")):
-        if not path.is_file() or path.name in SKIP:
-            continue
         relative = path.relative_to(chapter.solution_dir)
+        if not path.is_file() or path.name in SKIP or relative.parts[0] in SKIP_FOLDERS:
+            continue
         if path.suffix in regions.SOURCE_SUFFIXES:
             files[relative] = regions.render(path)
         else:

@@ -6,6 +6,7 @@
 
 #include "rdv/server.hpp"
 
+#include <chrono>
 #include <iostream>
 
 //! [main]
@@ -15,7 +16,11 @@ int main(int argc, char* argv[]) {
   flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8082");
   flags.toggle("stdin", "parse requests from standard input, print their JSON, and exit");
   flags.toggle("crlf", "with --stdin: end lines with CRLF where the input has LF alone");
+  flags.option("idle-ms", "MS", "hang up on a connection that completes no request this long",
+               "5000")
+      .range(1, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
+  const std::chrono::milliseconds idle(flags.number("idle-ms"));
   const rdv::http::limits limits;
   if (flags.is_on("stdin")) {
     return rdv::echo::describe_stream(std::cin, std::cout, flags.is_on("crlf"), limits);
@@ -25,7 +30,9 @@ int main(int argc, char* argv[]) {
     auto acceptor = rdv::listen(context, flags.endpoint("listen"), "http");
     boost::asio::spawn(
         context,
-        [&](boost::asio::yield_context yield) { rdv::echo::accept(acceptor, yield, limits); },
+        [&](boost::asio::yield_context yield) {
+          rdv::echo::accept(acceptor, yield, limits, idle);
+        },
         rdv::rethrow);
     rdv::stop_on_signals(context);
     context.run();

@@ -2,6 +2,7 @@
 
 #include "rdv/server.hpp"
 
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
 #include <algorithm>
@@ -11,6 +12,7 @@ namespace rdv::keepalive {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -123,7 +125,11 @@ void accept(tcp::acceptor& acceptor, asio::yield_context yield) {
     boost::system::error_code ec;
     tcp::socket socket = acceptor.async_accept(yield[ec]);
     if (ec == asio::error::operation_aborted) return;  // the acceptor was closed
-    if (ec) continue;                                  // e.g. the client already left
+    if (rdv::out_of_descriptors(ec)) {                 // retrying at once would spin
+      asio::steady_timer(acceptor.get_executor(), 100ms).async_wait(yield[ec]);
+      continue;
+    }
+    if (ec) continue;  // e.g. the client already left
     // EXERCISE ch01.4: serve the new connection without holding up the next accept
     // HINT: What goes wrong if this loop calls serve() itself? Think of a
     //       client that connects and then says nothing.

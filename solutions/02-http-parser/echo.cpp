@@ -133,11 +133,24 @@ void linger_close(tcp::socket& socket, asio::yield_context yield) {
 }  // namespace
 
 //! [serve]
-void serve(tcp::socket socket, asio::yield_context yield, const http::limits& limits) {
+void serve(tcp::socket socket, asio::yield_context yield, const http::limits& limits,
+           std::chrono::milliseconds idle) {
   std::string replies;  // answers to the requests of one read, written at once
   session requests(
       limits, [&replies](const auto& request, bool head) { append_reply(replies, request, head); },
       [&replies](http::parse_error error) { append_error_reply(replies, error); });
+  // A client that completes no request for `idle` is hung up on, whether it
+  // says nothing or trickles a request in a byte at a time: the deadline
+  // moves only when a request is whole.
+  auto over = std::make_shared<bool>(false);  // the timer's handler may run after we return
+  asio::steady_timer deadline(socket.get_executor());
+  const auto wait_at_most = [&] {
+    deadline.expires_after(idle);
+    deadline.async_wait([&socket, over](boost::system::error_code ec) {
+      if (!ec && !*over) socket.cancel();  // the read below ends with operation_aborted
+    });
+  };
+  wait_at_most();
   // A head must fit whole in the buffer (its fields are views into it); a
   // body goes through it in pieces.
   std::vector<char> buffer(std::max(limits.max_head, limits.max_start_line) + 4096);
@@ -146,30 +159,39 @@ void serve(tcp::socket socket, asio::yield_context yield, const http::limits& li
   while (!requests.closed() && filled < buffer.size()) {
     filled += socket.async_read_some(asio::buffer(buffer.data() + filled, buffer.size() - filled),
                                      yield[ec]);
-    if (ec) return;  // the client left, or the server is stopping
+    if (ec) break;  // the client left or stayed silent, or the server is stopping
     const std::size_t used = requests.feed({buffer.data(), filled});
-    if (!replies.empty()) asio::async_write(socket, asio::buffer(replies), yield[ec]);
-    if (ec) return;
+    if (!replies.empty()) {
+      wait_at_most();  // a whole request came: the next one gets its own time
+      asio::async_write(socket, asio::buffer(replies), yield[ec]);
+    }
+    if (ec) break;
     replies.clear();
     filled = static_cast<std::size_t>(
         std::copy(buffer.begin() + static_cast<std::ptrdiff_t>(used),
                   buffer.begin() + static_cast<std::ptrdiff_t>(filled), buffer.begin()) -
         buffer.begin());  // keep the start of the next request
   }
-  linger_close(socket, yield);
+  *over = true;
+  if (!ec) linger_close(socket, yield);
 }
 //! [serve]
 
-void accept(tcp::acceptor& acceptor, asio::yield_context yield, const http::limits& limits) {
+void accept(tcp::acceptor& acceptor, asio::yield_context yield, const http::limits& limits,
+            std::chrono::milliseconds idle) {
   for (;;) {
     boost::system::error_code ec;
     tcp::socket socket = acceptor.async_accept(yield[ec]);
     if (ec == asio::error::operation_aborted) return;  // the acceptor was closed
+    if (rdv::out_of_descriptors(ec)) {                 // retrying at once would spin
+      asio::steady_timer(acceptor.get_executor(), std::chrono::milliseconds(100)).async_wait(yield[ec]);
+      continue;
+    }
     if (ec) continue;
     asio::spawn(
         acceptor.get_executor(),
-        [socket = std::move(socket), limits](asio::yield_context own) mutable {
-          serve(std::move(socket), own, limits);
+        [socket = std::move(socket), limits, idle](asio::yield_context own) mutable {
+          serve(std::move(socket), own, limits, idle);
         },
         rdv::rethrow);
   }

@@ -11,6 +11,7 @@
 #include <boost/asio/spawn.hpp>
 #include <boost/json/object.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
@@ -61,13 +62,19 @@ void append_error_reply(std::string& out, http::parse_error error);
 /// not preceded by CR becomes CRLF first (for files written in an editor).
 int describe_stream(std::istream& in, std::ostream& out, bool crlf, const http::limits& limits);
 
-/// Serves one connection until the client leaves, asks to close, or sends a
-/// malformed request.
-void serve(boost::asio::ip::tcp::socket socket, boost::asio::yield_context yield,
-           const http::limits& limits);
+/// How long a connection may go without completing a request before echo
+/// hangs up: a silent client, or one that sends a byte now and then, holds
+/// a coroutine and a descriptor only that long.
+inline constexpr std::chrono::milliseconds default_idle{5000};
 
-/// Accepts connections until the acceptor is closed, each in its own coroutine.
+/// Serves one connection until the client leaves, asks to close, sends a
+/// malformed request, or completes no request for `idle`.
+void serve(boost::asio::ip::tcp::socket socket, boost::asio::yield_context yield,
+           const http::limits& limits, std::chrono::milliseconds idle = default_idle);
+
+/// Accepts connections until the acceptor is closed, each in its own
+/// coroutine; pauses a moment when out of file descriptors.
 void accept(boost::asio::ip::tcp::acceptor& acceptor, boost::asio::yield_context yield,
-            const http::limits& limits);
+            const http::limits& limits, std::chrono::milliseconds idle = default_idle);
 
 }  // namespace rdv::echo

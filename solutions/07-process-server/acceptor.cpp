@@ -4,6 +4,7 @@
 #include "connection.hpp"
 #include "notify.hpp"
 #include "processes.hpp"
+#include "rdv/server.hpp"
 
 #include <boost/asio/error.hpp>
 
@@ -24,11 +25,6 @@ struct service {
   handler handle;
   server_options options;
 };
-
-bool out_of_descriptors(const boost::system::error_code& ec) {
-  return ec == boost::system::errc::too_many_files_open ||
-         ec == boost::system::errc::too_many_files_open_in_system;
-}
 
 void log(const server_options& options, const auto&... parts) {
   if (options.log) ((*options.log << parts), ...) << std::endl;
@@ -65,7 +61,7 @@ void accept_connections(tcp::acceptor& acceptor, handler handle, server_options 
                     });
     }
     if (ec == asio::error::operation_aborted) return;  // the acceptor was closed
-    if (out_of_descriptors(ec)) {
+    if (rdv::out_of_descriptors(ec)) {
       // The pending connection stays in the listen queue and the socket stays
       // readable: retrying at once would spin. Wait for a connection to end
       // (freeing a descriptor) or for 100 ms.

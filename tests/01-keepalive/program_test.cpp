@@ -3,6 +3,7 @@
 // course works").
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
+#include "rdv/test/descriptor_limit.hpp"
 #include "rdv/test/program.hpp"
 
 #include <gtest/gtest.h>
@@ -35,6 +36,12 @@ TEST(Program, RejectsABadListenAddressWithStatus2) {
   const auto bad = rdv::test::run_to_end(keepalive, {"--listen", "nowhere"});
   EXPECT_EQ(bad.status, 2) << bad.err;
   EXPECT_NE(bad.err.find("HOST:PORT"), std::string::npos) << bad.err;
+}
+
+TEST(Program, PausesAcceptingWhenOutOfFileDescriptors) {
+  explained_in("ch01-limits");
+  rdv::test::descriptor_limit limit(keepalive, {}, "GET /test HTTP/1.1\r\nHost: x\r\n\r\n");
+  limit.expect_pause_then_recovery();
 }
 
 }  // namespace

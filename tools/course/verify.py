@@ -121,7 +121,7 @@ class Teeth:
         """Copies the chapter's solution into the scratch tree, stubbing
         `stubbed` (None: every region). Unchanged files keep their time stamps."""
         for source in sorted(chapter.solution_dir.rglob("*")):
-            if not source.is_file() or source.name == "CMakeLists.txt":
+            if not source.is_file() or source.name == "CMakeLists.txt" or "further" in source.parts:
                 continue
             target = self.scratch / chapter.slug / source.relative_to(chapter.solution_dir)
             text = regions.render(source, stubbed) if source.suffix in regions.SOURCE_SUFFIXES else source.read_text()

@@ -44,6 +44,11 @@ void stop_on_signals(asio::io_context& context) {
   on_stop_signal(context, [&context] { context.stop(); });
 }
 
+bool out_of_descriptors(const boost::system::error_code& ec) {
+  return ec == boost::system::errc::too_many_files_open ||
+         ec == boost::system::errc::too_many_files_open_in_system;
+}
+
 void rethrow(std::exception_ptr error) {
   if (error) std::rethrow_exception(error);
 }

@@ -30,6 +30,12 @@ void on_stop_signal(boost::asio::io_context& context, std::function<void()> acti
 /// Stops `context` when SIGINT or SIGTERM arrives, so that run() returns.
 void stop_on_signals(boost::asio::io_context& context);
 
+/// Whether a failed accept(2) says that the process (EMFILE) or the system
+/// (ENFILE) has no file descriptor left. The client then waits in the listen
+/// queue and the listening socket stays readable, so a server that accepts
+/// again at once spins: it must pause instead.
+bool out_of_descriptors(const boost::system::error_code& ec);
+
 /// A completion handler for `boost::asio::spawn` that rethrows what the
 /// coroutine threw, so that the error surfaces from `io_context::run()`
 /// instead of vanishing.

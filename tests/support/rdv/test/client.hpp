@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -72,7 +73,8 @@ public:
   /// Reads exactly `bytes` bytes, for protocols that are not HTTP.
   std::string read_exactly(std::size_t bytes);
   /// Reads until the server closes the connection. Returns true if it did
-  /// (orderly or by reset) before the timeout, false otherwise.
+  /// (orderly or by reset) before the timeout, false if it is still open;
+  /// throws, as a read does, if the server died or reached an exercise stub.
   bool wait_closed();
   /// Closes the connection now, without reading what is pending.
   void close();
@@ -82,6 +84,8 @@ public:
 
 private:
   std::size_t read_more();  // appends to buffered_; 0 at end of stream
+  // Like read_more(), but by `deadline`; nothing when it passes with no byte.
+  std::optional<std::size_t> read_by(std::chrono::steady_clock::time_point deadline);
   [[noreturn]] void fail(const std::string& what) const;
   std::string read_line();
   std::size_t need(std::size_t bytes);  // reads until buffered_ holds `bytes`

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
+#include <sstream>
 #include <cstring>
 #include <regex>
 #include <stdexcept>
@@ -179,6 +181,22 @@ std::string program::command_line() const {
   std::string line = path_;
   for (const auto& a : args_) line += " " + a;
   return line;
+}
+
+std::chrono::milliseconds cpu_time(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) throw std::runtime_error("no /proc/PID/stat for " + std::to_string(pid));
+  // The second field, (comm), may hold spaces: count fields after its ')'.
+  std::istringstream fields(line.substr(line.rfind(')') + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {  // field 3 is the state
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  const auto ticks = static_cast<unsigned long long>(::sysconf(_SC_CLK_TCK));
+  return std::chrono::milliseconds((utime + stime) * 1000 / ticks);
 }
 
 completed run_to_end(const std::string& path, const std::vector<std::string>& args,

@@ -73,6 +73,10 @@ private:
   std::thread reader_;
 };
 
+/// The CPU time (user and system) process `pid` has used so far, from
+/// /proc/PID/stat; for tests that a server does not spin while it waits.
+std::chrono::milliseconds cpu_time(pid_t pid);
+
 /// What a program that ran to completion did.
 struct completed {
   int status = -1;  ///< exit status, or 128 + signal
