@@ -173,7 +173,7 @@ endfunction()
 
 function(_rdv_chapter_program target library dir output)
   get_filename_component(name "${target}" NAME)
-  string(REGEX REPLACE "_exercise$" "" name "${name}")
+  string(REGEX REPLACE "_(exercise|further)$" "" name "${name}")
   string(REPLACE "-" "_" file "${name}")  # static-server: static_server_main.cpp
   add_executable(${target} "${dir}/${file}_main.cpp")
   target_link_libraries(${target} PRIVATE ${library} rdv_warnings)

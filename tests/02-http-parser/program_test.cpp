@@ -3,13 +3,13 @@
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
 #include "rdv/test/descriptor_limit.hpp"
+#include "rdv/test/idle_clients.hpp"
 #include "rdv/test/program.hpp"
 
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <string>
 
 namespace {
 
@@ -50,36 +50,13 @@ TEST(Program, ParsesRequestsFromStandardInput) {
 TEST(Program, HangsUpOnAClientThatCompletesNoRequest) {
   explained_in("ch02-echo");
   rdv::test::program server(echo, {"--listen", "127.0.0.1:0", "--idle-ms", "300"});
-  const auto start = std::chrono::steady_clock::now();
-  rdv::test::client silent(server.port("http"));
-  // One byte of a request every 100 ms: each byte comes well inside 300 ms,
-  // but the request never ends. wait_closed() gives the server 100 ms to
-  // hang up before the next byte.
-  rdv::test::client trickle(server.port("http"), std::chrono::milliseconds(100));
-  const std::string request = "GET /slowly HTTP/1.1\r\nHost: x\r\nX-Padding: " + std::string(100, 'x');
-  bool cut_off = false;
-  for (std::size_t i = 0; i < request.size() && !cut_off; ++i) {
-    trickle.send(request.substr(i, 1));
-    cut_off = trickle.wait_closed();
-  }
-  EXPECT_TRUE(cut_off) << "a request trickling in a byte every 100 ms should be cut off after 300 ms\n"
-                       << trickle.transcript();
-  EXPECT_TRUE(silent.wait_closed()) << "a client that says nothing should be hung up on\n"
-                                    << silent.transcript();
-  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300))
-      << "but not before --idle-ms has passed";
+  rdv::test::expect_idle_clients_cut_off(server.port("http"), std::chrono::milliseconds(300));
 }
 
 TEST(Program, AWholeRequestGivesTheNextOneItsOwnTime) {
   explained_in("ch02-echo");
   rdv::test::program server(echo, {"--listen", "127.0.0.1:0", "--idle-ms", "300"});
-  rdv::test::client c(server.port("http"), std::chrono::milliseconds(200));
-  for (int i = 0; i < 6; ++i) {  // 1.2 s in all, four times --idle-ms
-    c.send("GET /again HTTP/1.1\r\nHost: x\r\n\r\n");
-    EXPECT_EQ(c.read_response().status, 200) << c.transcript();
-    EXPECT_FALSE(c.wait_closed()) << "the connection should stay open 200 ms after an answer\n"
-                                  << c.transcript();
-  }
+  rdv::test::expect_requests_restart_the_clock(server.port("http"), std::chrono::milliseconds(300));
 }
 
 TEST(Program, PausesAcceptingWhenOutOfFileDescriptors) {

@@ -22,6 +22,7 @@ Rendezvous: Erlang-style web servers in C++20, one chapter at a time.
   ./course test [NN]         run the tests against the reference solutions
   ./course test --soak       the long reliability runs (chapter 10's 100,000 rendezvous)
   ./course check NN          check your exercises of chapter NN (and those before it)
+  ./course check NN --further   ... the chapter's checked Going-further item
   ./course progress          how far you are, chapter by chapter
   ./course watch NN          re-check chapter NN whenever you save a file of it
   ./course hint NN [K]       the hints of chapter NN's exercises, one at a time
@@ -138,6 +139,12 @@ def cmd_test(args: argparse.Namespace) -> int:
             return 1
     else:
         suites = [(f"ch{c.number}", f"{c.number} {c.title}", _test_binary(args.preset, c, False)) for c in selected]
+        known = _manifest(args.preset)["chapters"]
+        for c in selected:  # each checked Going-further item, against its reference patch
+            if further := known.get(c.number, {}).get("further"):
+                at = next(i for i, s in enumerate(suites) if s[0] == f"ch{c.number}") + 1
+                suites.insert(at, (f"ch{c.number}.further", f"{c.number} going further (reference patch)",
+                                   build.binary_dir(args.preset) / "tests" / c.slug / further))
     if not args.chapter and not args.soak:  # the shared library's own tests
         suites.insert(0, ("common", "the shared library (solutions/common)",
                           build.binary_dir(args.preset) / "tests" / "test_common"))
@@ -162,6 +169,41 @@ def cmd_test(args: argparse.Namespace) -> int:
     total = sum(len(r.tests) for r in runs)
     ui.say(ui.green(f"All {total} tests pass.") if all_ok else ui.red("Some tests fail."))
     return 0 if all_ok else 1
+
+
+def check_further(number: str, junit: str | None = None) -> int:
+    """Runs the tests of chapter NN's checked Going-further item against the
+    learner's code; they stay off until asked for."""
+    chapter = _coded(number)
+    _setup("dev")
+    further = _manifest("dev")["chapters"].get(chapter.number, {}).get("further")
+    if not further:
+        ui.error(f"chapter {chapter.number} has no checked Going-further item")
+        return 2
+    title = (f"Chapter {chapter.number} · going further — exercises/{chapter.slug} "
+             f"(book: {chapter.page.relative_to(ROOT)}, #ch{chapter.number}-further)")
+    target = f"{further}_exercise"
+    try:
+        seconds = build.build("dev", [target])
+    except build.BuildError as error:
+        ui.say(ui.bold(title) + "\n  " + ui.red(f"{ui.FAIL} your code does not compile with the item's "
+                                                   "tests yet (they use what the item adds):"))
+        for line in str(error).splitlines():
+            ui.say("    " + line)
+        return 1
+    run = gtest.run(build.binary_dir("dev") / "tests" / chapter.slug / target, f"ch{chapter.number}.further")
+    _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"))
+    first = next((t for t in run.tests if not t.passed), None)
+    if first:
+        _explain_failure(first, book.sections())
+    if junit:
+        gtest.write_junit([run], Path(junit))
+        ui.step(f"wrote {junit}")
+    ui.say()
+    ui.say(ui.green("Going further: every behaviour passes.") if run.passed else
+           "Not there yet. The reference is the patch in "
+           f"solutions/{chapter.slug}/further/ (the book shows it folded).")
+    return 0 if run.passed else 1
 
 
 def check_chapter(number: str, junit: str | None = None) -> int:
@@ -216,7 +258,10 @@ def check_chapter(number: str, junit: str | None = None) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Checks your exercises of chapter NN (and of the chapters before it)."""
+    """Checks your exercises of chapter NN (and of the chapters before it);
+    with --further, the chapter's checked Going-further item instead."""
+    if args.further:
+        return check_further(args.chapter, args.junit)
     return check_chapter(args.chapter, args.junit)
 
 
@@ -497,6 +542,8 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("check", cmd_check, "check your exercises of chapter NN")
     p.add_argument("chapter", help="chapter number, e.g. 01")
+    p.add_argument("--further", action="store_true",
+                   help="check the chapter's Going-further item instead (its tests are off otherwise)")
     p.add_argument("--junit", metavar="FILE", help="also write JUnit XML for an autograder")
 
     command("progress", cmd_progress, "how many exercise tests pass, chapter by chapter")

@@ -11,6 +11,7 @@ makes at least one test fail ("teeth").
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -164,4 +165,31 @@ class Teeth:
                 caught = next((t.full_name for t in (run.tests if run else []) if not t.passed), "a crash")
                 ui.say(f"  {ui.green(ui.PASS)} {regions.todo_label(region)} {region.title} {ui.dim('— caught by ' + caught)}")
         self._write_chapter(chapter, stubbed=set())
+        problems += self._further_is_new(chapter)
         return problems
+
+    def _further_is_new(self, chapter: chapters.Chapter) -> list[str]:
+        """The chapter's checked Going-further tests must fail against the
+        chapter's own solution: the item asks for something it does not do.
+        (That they pass against the item's reference patch, ./course test shows.)"""
+        manifest = self.build_dir / "course-manifest.json"
+        further = json.loads(manifest.read_text())["chapters"].get(chapter.number, {}).get("further")
+        if not further:
+            return []
+        target = f"{further}_exercise"
+        try:
+            build.build("dev", [target], build_dir=self.build_dir, quiet=True)
+        except build.BuildError:
+            ui.say(f"  {ui.green(ui.PASS)} going further: the chapter's solution does not do it "
+                   f"{ui.dim('(its tests do not even compile against it)')}")
+            return []
+        run = gtest.run(self.build_dir / "tests" / chapter.slug / target, f"ch{chapter.number}.further",
+                        timeout=900)
+        if run.passed:
+            ui.say(f"  {ui.red(ui.FAIL)} going further: the chapter's own solution passes the item's tests")
+            return [f"ch{chapter.number}: the Going-further tests pass against the chapter's own solution; "
+                    "the item asks for nothing new"]
+        failing = sum(not t.passed for t in run.tests)
+        ui.say(f"  {ui.green(ui.PASS)} going further: the chapter's solution does not do it "
+               f"{ui.dim(f'({failing} of {len(run.tests)} tests fail without the patch)')}")
+        return []

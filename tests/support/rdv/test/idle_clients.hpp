@@ -1,0 +1,21 @@
+#pragma once
+/// \file
+/// Checks that a server hangs up on clients that complete no request in
+/// time, whether they say nothing or trickle a request in byte by byte, and
+/// that every whole request gives the next one its own time.
+
+#include <chrono>
+#include <cstdint>
+
+namespace rdv::test {
+
+/// Expects (GoogleTest) that the server on `port`, told to allow `idle`,
+/// hangs up on a silent client and on one that sends a byte every idle/3
+/// without ever finishing its request, and not before `idle` has passed.
+void expect_idle_clients_cut_off(std::uint16_t port, std::chrono::milliseconds idle);
+
+/// Expects (GoogleTest) that a client sending a request every 2/3 of `idle`,
+/// six times, gets six answers on one connection.
+void expect_requests_restart_the_clock(std::uint16_t port, std::chrono::milliseconds idle);
+
+}  // namespace rdv::test
