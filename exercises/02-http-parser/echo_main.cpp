@@ -13,10 +13,10 @@
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("echo", "Answers every HTTP request with JSON describing what the "
                                 "parser saw: method, target, version, fields, body (chapter 2).");
-  flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8082");
+  flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8082");
   flags.toggle("stdin", "parse requests from standard input, print their JSON, and exit");
   flags.toggle("crlf", "with --stdin: end lines with CRLF where the input has LF alone");
-  flags.option("idle-ms", "MS", "hang up on a connection that completes no request this long",
+  flags.option("idle-ms", rdv::cli::milliseconds, "hang up on a connection that completes no request this long",
                "5000")
       .range(1, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();

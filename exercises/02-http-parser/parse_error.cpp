@@ -1,19 +1,76 @@
 #include "parse_error.hpp"
 
+#include <iterator>
+
 namespace rdv::http {
 
-int status_for(parse_error error) {
-  switch (error) {
-  case parse_error::none: return 200;
-  case parse_error::version_not_supported: return 505;
-  case parse_error::unknown_transfer_coding: return 501;
-  case parse_error::start_line_too_long: return 414;
-  case parse_error::head_too_large:
-  case parse_error::too_many_fields: return 431;
-  case parse_error::body_too_large: return 413;
-  default: return 400;
+namespace {
+
+// Every error with its status, its name and what it means, in the order
+// of the enum: one table, so that they cannot disagree.
+struct error_row {
+  parse_error error;
+  int status;
+  std::string_view name;
+  std::string_view text;
+};
+
+using e = parse_error;
+constexpr error_row rows[] = {
+    {e::none, 200, "none", "no error"},
+    {e::bad_request_line, 400, "bad_request_line",
+     "the request line is not METHOD SP TARGET SP VERSION"},
+    {e::bad_method, 400, "bad_method", "the method is not a token"},
+    {e::bad_target, 400, "bad_target", "the request-target is empty or malformed"},
+    {e::bad_version, 400, "bad_version", "the HTTP version is malformed"},
+    {e::version_not_supported, 505, "version_not_supported", "only HTTP/1.x is supported"},
+    {e::bad_status_line, 400, "bad_status_line", "the status line is malformed"},
+    {e::bare_cr, 400, "bare_cr", "a CR is not followed by LF"},
+    {e::bare_lf, 400, "bare_lf", "a line ends with LF instead of CRLF"},
+    {e::control_character, 400, "control_character", "a line holds a control character"},
+    {e::obs_fold, 400, "obs_fold", "a field line is folded (starts with whitespace)"},
+    {e::bad_field_name, 400, "bad_field_name", "a field name is empty or not a token"},
+    {e::space_before_colon, 400, "space_before_colon",
+     "whitespace between a field name and its colon"},
+    {e::missing_host, 400, "missing_host", "an HTTP/1.1 request needs a Host field"},
+    {e::duplicate_host, 400, "duplicate_host", "more than one Host field"},
+    {e::bad_content_length, 400, "bad_content_length", "Content-Length is not a valid number"},
+    {e::conflicting_content_length, 400, "conflicting_content_length",
+     "Content-Length values differ"},
+    {e::length_and_transfer_encoding, 400, "length_and_transfer_encoding",
+     "both Content-Length and Transfer-Encoding"},
+    {e::bad_transfer_encoding, 400, "bad_transfer_encoding",
+     "chunked must be the last transfer coding, once"},
+    {e::unknown_transfer_coding, 501, "unknown_transfer_coding",
+     "a transfer coding other than chunked"},
+    {e::bad_chunk_size, 400, "bad_chunk_size", "a chunk-size line is malformed"},
+    {e::chunk_size_overflow, 400, "chunk_size_overflow", "a chunk size does not fit in 64 bits"},
+    {e::bad_chunk_end, 400, "bad_chunk_end", "chunk data is not followed by CRLF"},
+    {e::start_line_too_long, 414, "start_line_too_long", "the request line is too long"},
+    {e::head_too_large, 431, "head_too_large", "the header section is too large"},
+    {e::too_many_fields, 431, "too_many_fields", "too many header fields"},
+    {e::body_too_large, 413, "body_too_large", "the body is too large"},
+};
+
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < std::size(rows); ++i) {
+    if (static_cast<std::size_t>(rows[i].error) != i) return false;
   }
+  return true;
 }
+static_assert(in_enum_order() && std::size(rows) == static_cast<std::size_t>(e::body_too_large) + 1,
+              "one row per parse_error, in the order of the enum");
+
+constexpr error_row unknown{e::none, 400, "unknown", "unknown parse error"};
+
+const error_row& row(parse_error error) {
+  const auto i = static_cast<std::size_t>(error);
+  return i < std::size(rows) ? rows[i] : unknown;
+}
+
+}  // namespace
+
+int status_for(parse_error error) { return row(error).status; }
 
 std::string_view reason_phrase(int status) {
   switch (status) {  // RFC 9110, section 15
@@ -64,72 +121,8 @@ std::string_view reason_phrase(int status) {
   }
 }
 
-std::string_view describe(parse_error error) {
-  switch (error) {
-  case parse_error::none: return "no error";
-  case parse_error::bad_request_line: return "the request line is not METHOD SP TARGET SP VERSION";
-  case parse_error::bad_method: return "the method is not a token";
-  case parse_error::bad_target: return "the request-target is empty or malformed";
-  case parse_error::bad_version: return "the HTTP version is malformed";
-  case parse_error::version_not_supported: return "only HTTP/1.x is supported";
-  case parse_error::bad_status_line: return "the status line is malformed";
-  case parse_error::bare_cr: return "a CR is not followed by LF";
-  case parse_error::bare_lf: return "a line ends with LF instead of CRLF";
-  case parse_error::control_character: return "a line holds a control character";
-  case parse_error::obs_fold: return "a field line is folded (starts with whitespace)";
-  case parse_error::bad_field_name: return "a field name is empty or not a token";
-  case parse_error::space_before_colon: return "whitespace between a field name and its colon";
-  case parse_error::missing_host: return "an HTTP/1.1 request needs a Host field";
-  case parse_error::duplicate_host: return "more than one Host field";
-  case parse_error::bad_content_length: return "Content-Length is not a valid number";
-  case parse_error::conflicting_content_length: return "Content-Length values differ";
-  case parse_error::length_and_transfer_encoding:
-    return "both Content-Length and Transfer-Encoding";
-  case parse_error::bad_transfer_encoding: return "chunked must be the last transfer coding, once";
-  case parse_error::unknown_transfer_coding: return "a transfer coding other than chunked";
-  case parse_error::bad_chunk_size: return "a chunk-size line is malformed";
-  case parse_error::chunk_size_overflow: return "a chunk size does not fit in 64 bits";
-  case parse_error::bad_chunk_end: return "chunk data is not followed by CRLF";
-  case parse_error::start_line_too_long: return "the request line is too long";
-  case parse_error::head_too_large: return "the header section is too large";
-  case parse_error::too_many_fields: return "too many header fields";
-  case parse_error::body_too_large: return "the body is too large";
-  }
-  return "unknown parse error";
-}
+std::string_view describe(parse_error error) { return row(error).text; }
 
-std::string_view name_of(parse_error error) {
-  using e = parse_error;
-  switch (error) {
-  case e::none: return "none";
-  case e::bad_request_line: return "bad_request_line";
-  case e::bad_method: return "bad_method";
-  case e::bad_target: return "bad_target";
-  case e::bad_version: return "bad_version";
-  case e::version_not_supported: return "version_not_supported";
-  case e::bad_status_line: return "bad_status_line";
-  case e::bare_cr: return "bare_cr";
-  case e::bare_lf: return "bare_lf";
-  case e::control_character: return "control_character";
-  case e::obs_fold: return "obs_fold";
-  case e::bad_field_name: return "bad_field_name";
-  case e::space_before_colon: return "space_before_colon";
-  case e::missing_host: return "missing_host";
-  case e::duplicate_host: return "duplicate_host";
-  case e::bad_content_length: return "bad_content_length";
-  case e::conflicting_content_length: return "conflicting_content_length";
-  case e::length_and_transfer_encoding: return "length_and_transfer_encoding";
-  case e::bad_transfer_encoding: return "bad_transfer_encoding";
-  case e::unknown_transfer_coding: return "unknown_transfer_coding";
-  case e::bad_chunk_size: return "bad_chunk_size";
-  case e::chunk_size_overflow: return "chunk_size_overflow";
-  case e::bad_chunk_end: return "bad_chunk_end";
-  case e::start_line_too_long: return "start_line_too_long";
-  case e::head_too_large: return "head_too_large";
-  case e::too_many_fields: return "too_many_fields";
-  case e::body_too_large: return "body_too_large";
-  }
-  return "unknown";
-}
+std::string_view name_of(parse_error error) { return row(error).name; }
 
 }  // namespace rdv::http

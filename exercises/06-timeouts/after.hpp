@@ -57,6 +57,14 @@ envelope* receive_within(scheduler& node, wanted_types wanted,
 template <class... A>
 requires(sizeof...(A) >= 2 && is_timeout_clause<last_of<A...>>) auto receive(A&&... arguments);
 
+/// Takes the first wanted message already in the mailbox, if any: calls its
+/// handler (whatever that returns is dropped) and returns true; returns false
+/// at once if no wanted message is there. `receive(h..., after(0ms, ...))`
+/// with a yes-or-no answer, for draining a mailbox:
+/// `while (receive_now([&](job& j) { take(j); })) {}`.
+template <message_handler... H>
+requires(sizeof...(H) > 0) bool receive_now(H&&... handlers);
+
 }  // namespace rdv::proc
 
-#include "after.ipp"  // the definition of receive()
+#include "after.ipp"  // the definitions of receive() and receive_now()

@@ -56,7 +56,7 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("static-server", "Serves the files beneath a directory over HTTP, sending "
                                          "them with sendfile(2) (chapter 8).");
   flags.option("root", "DIR", "the directory to serve", ".")
-      .option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8000")
+      .option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8000")
       .toggle("no-sendfile", "send files with a read/write loop instead, to compare")
       .option("packing", "HOW",
               "how the head and the file meet TCP: joined, separate, nagle or cork (the book's "

@@ -218,8 +218,7 @@ void connection_pool::line::drive(const tcp::endpoint& server) {
   bool probing = false;  // a new connection for requests sent again: one at first (RFC 9112, 9.3.2)
   const auto take = [&](job& j) { waiting.push_back(std::move(j)); };
   for (;;) {
-    while (proc::receive([&](job& j) { return take(j), true; },
-                         proc::after(std::chrono::milliseconds(0), [] { return false; }))) {}
+    while (proc::receive_now(take)) {}  // every request that waits, for one batch
     if (waiting.empty() && sent.empty()) {
       if (used && !w) break;
       proc::receive(take);  // idle: wait for a request

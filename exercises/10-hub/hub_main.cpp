@@ -34,13 +34,13 @@ std::vector<tcp::endpoint> resolve(boost::asio::io_context& io, const rdv::cli::
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("hub", "Forwards each request to a backend and holds the client until a "
                                "worker posts the answer to the reply port (chapter 10).");
-  flags.option("listen", "HOST:PORT", "front port, for clients", "127.0.0.1:8080")
-      .option("reply-listen", "HOST:PORT", "port for workers' replies", "127.0.0.1:14000")
-      .repeated("backend", "HOST:PORT", "where requests go; repeat it for round robin",
+  flags.option("listen", rdv::cli::address, "front port, for clients", "127.0.0.1:8080")
+      .option("reply-listen", rdv::cli::address, "port for workers' replies", "127.0.0.1:14000")
+      .repeated("backend", rdv::cli::address, "where requests go; repeat it for round robin",
                 {"127.0.0.1:9000"})
-      .option("timeout-ms", "MS", "how long a client is held at most", "5000")
+      .option("timeout-ms", rdv::cli::milliseconds, "how long a client is held at most", "5000")
       .range(1, 86'400'000)
-      .option("max-pending", "N", "clients held at once; more get 503", "10000")
+      .option("max-pending", rdv::cli::count, "clients held at once; more get 503", "10000")
       .range(1, 1'000'000)
       .option("reply-token", "TOKEN", "if set, replies need \"Authorization: Bearer TOKEN\"");
   if (!flags.parse(argc, argv)) return flags.exit_status();

@@ -59,8 +59,7 @@ void pending_reply::forget() {
   registered_ = false;
   --stats_.pending;
   // No delivery for the id can come now (the name is gone); refuse those that came.
-  while (proc::receive([](const delivery& d) { return proc::send(d.from, verdict{false}), true; },
-                       proc::after(std::chrono::milliseconds(0), [] { return false; }))) {}
+  while (proc::receive_now([](const delivery& d) { proc::send(d.from, verdict{false}); })) {}
 }
 //! [forget]
 

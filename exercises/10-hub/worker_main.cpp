@@ -16,8 +16,8 @@
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("worker", "Accepts each request the hub forwards with 202, then posts the "
                                   "answer to the hub's reply port (chapter 10).");
-  flags.option("listen", "HOST:PORT", "where the hub forwards to", "127.0.0.1:9000")
-      .option("delay-ms", "MS", "wait this long before replying", "0")
+  flags.option("listen", rdv::cli::address, "where the hub forwards to", "127.0.0.1:9000")
+      .option("delay-ms", rdv::cli::milliseconds, "wait this long before replying", "0")
       .range(0, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {

@@ -10,7 +10,7 @@
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("keepalive", "Answers every HTTP request with the seven bytes "
                                      "1234567 and keeps connections alive (chapter 1).");
-  flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8081");
+  flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8081");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
     boost::asio::io_context context(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks

@@ -1,4 +1,5 @@
-// The definition of receive() with a timeout, declared in after.hpp.
+// The definitions of receive() with a timeout and of receive_now(), declared
+// in after.hpp.
 #pragma once
 
 #include "after.hpp"
@@ -23,6 +24,16 @@ auto all_but_last(Tuple&& arguments, std::index_sequence<I...>) {
   return std::tie(std::get<I>(arguments)...);
 }
 
+// `handler`, answering true once it has taken its message.
+template <class H>
+auto taking(H& handler) {
+  using argument = typename handler_traits<H>::argument;
+  return [&handler](argument message) {
+    handler(std::forward<argument>(message));
+    return true;
+  };
+}
+
 }  // namespace detail
 
 //! [receive]
@@ -36,5 +47,11 @@ requires(sizeof...(A) >= 2 && is_timeout_clause<last_of<A...>>) auto receive(A&&
       std::make_index_sequence<handlers>());
 }
 //! [receive]
+
+template <message_handler... H>
+requires(sizeof...(H) > 0) bool receive_now(H&&... handlers) {
+  return receive(detail::taking(handlers)...,
+                 after(std::chrono::steady_clock::duration::zero(), [] { return false; }));
+}
 
 }  // namespace rdv::proc

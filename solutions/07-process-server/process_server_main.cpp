@@ -30,12 +30,12 @@ rdv::web::response seven_bytes(rdv::web::request&) {
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("process-server", "Answers every HTTP request with 1234567, one process "
                                           "per connection, with timeouts (chapter 7).");
-  flags.option("listen", "HOST:PORT", "where to accept connections", "127.0.0.1:8087")
-      .option("idle-ms", "MS", "close a kept-alive connection idle this long", "5000")
+  flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8087")
+      .option("idle-ms", rdv::cli::milliseconds, "close a kept-alive connection idle this long", "5000")
       .range(1, 86'400'000)
-      .option("request-ms", "MS", "answer 408 to a request slower than this", "10000")
+      .option("request-ms", rdv::cli::milliseconds, "answer 408 to a request slower than this", "10000")
       .range(1, 86'400'000)
-      .option("max-connections", "N", "answer 503 to connections beyond this many", "10000")
+      .option("max-connections", rdv::cli::count, "answer 503 to connections beyond this many", "10000")
       .range(1, 10'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {

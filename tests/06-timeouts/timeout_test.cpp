@@ -136,6 +136,23 @@ TEST_F(Loop, AZeroTimeoutPolls) {
   EXPECT_EQ(got, (std::vector<std::string>{"timeout", "message", "timeout"}));
 }
 
+TEST_F(Loop, ReceiveNowDrainsWhatIsThereAndNeverWaits) {
+  explained_in("ch06-poll");
+  int taken = 0;
+  bool other_left = false, nothing_then = false;
+  node.spawn([&] {
+    for (int i = 0; i < 3; ++i) send(self(), i);
+    send(self(), std::string("not an int"));
+    while (receive_now([&](int n) { taken += n + 1; })) {}  // 1 + 2 + 3
+    nothing_then = !receive_now([](int) {});
+    other_left = receive_now([](const std::string&) {});
+  });
+  run_all();
+  EXPECT_EQ(taken, 6) << "receive_now should take each int already there, in order";
+  EXPECT_TRUE(nothing_then) << "with no int left, receive_now answers false at once";
+  EXPECT_TRUE(other_left) << "messages of other types stay in the mailbox";
+}
+
 TEST_F(Loop, AStaleTicketWakesNobody) {
   explained_in("ch06-race");
   wait_ticket old{};

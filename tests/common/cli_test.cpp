@@ -18,9 +18,9 @@ bool parse(flags& f, std::vector<const char*> args) {
 
 flags server_flags() {
   flags f("program", "A test program.");
-  f.option("listen", "HOST:PORT", "where to listen", "127.0.0.1:8081")
-      .option("timeout-ms", "MS", "how long to wait", "5000")
-      .repeated("backend", "HOST:PORT", "where to forward", {"127.0.0.1:9000"})
+  f.option("listen", rdv::cli::address, "where to listen", "127.0.0.1:8081")
+      .option("timeout-ms", rdv::cli::milliseconds, "how long to wait", "5000")
+      .repeated("backend", rdv::cli::address, "where to forward", {"127.0.0.1:9000"})
       .toggle("no-sendfile", "read and write instead");
   return f;
 }
@@ -47,6 +47,19 @@ TEST(Flags, RepeatedFlagsReplaceTheirDefaults) {
   auto f = server_flags();
   ASSERT_TRUE(parse(f, {"--backend", "127.0.0.1:1", "--backend", "127.0.0.1:2"}));
   EXPECT_EQ(f.values("backend"), (std::vector<std::string>{"127.0.0.1:1", "127.0.0.1:2"}));
+}
+
+TEST(Flags, ChecksAValueByItsKindNotByItsName) {
+  flags f("program", "A test program.");
+  f.option("note", "HOST:PORT", "free text that only looks like an address")
+      .option("peer", rdv::cli::value_form("PEER", rdv::cli::value_kind::host_port), "an address");
+  EXPECT_TRUE(parse(f, {"--note", "nowhere"})) << "a text value is not checked";
+  flags g("program", "A test program.");
+  g.option("peer", rdv::cli::value_form("PEER", rdv::cli::value_kind::host_port), "an address");
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(parse(g, {"--peer", "nowhere"})) << "an address is checked, whatever its name";
+  ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(g.exit_status(), 2);
 }
 
 TEST(Flags, RejectsWhatTheUsageDoesNotAllow) {
@@ -88,12 +101,12 @@ TEST(Flags, PositionalsAreRequiredInOrder) {
 TEST(Flags, RangesAreCheckedWhileParsing) {
   for (const char* bad : {"0", "65536", "-3", "lots"}) {
     flags f("program", "A test program.");
-    f.option("backlog", "N", "the listen backlog", "128").range(1, 65535);
+    f.option("backlog", rdv::cli::count, "the listen backlog", "128").range(1, 65535);
     EXPECT_FALSE(parse(f, {"--backlog", bad})) << bad;
     EXPECT_EQ(f.exit_status(), 2) << bad;
   }
   flags f("program", "A test program.");
-  f.option("backlog", "N", "the listen backlog", "128").range(1, 65535);
+  f.option("backlog", rdv::cli::count, "the listen backlog", "128").range(1, 65535);
   f.positional("M", "laps").range(1, 10);
   ASSERT_TRUE(parse(f, {"--backlog", "7", "3"}));
   EXPECT_EQ(f.number("backlog"), 7);

@@ -35,35 +35,36 @@ long long parse_number(std::string_view text, long long min, long long max) {
 flags::flags(std::string program, std::string summary)
     : program_(std::move(program)), summary_(std::move(summary)) {}
 
-flags& flags::option(std::string name, std::string value_name, std::string help,
+flags& flags::option(std::string name, value_form value, std::string help,
                      std::string default_value) {
   std::vector<std::string> defaults;
   if (!default_value.empty()) defaults.push_back(std::move(default_value));
   declared_.push_back(
-      {std::move(name), std::move(value_name), std::move(help), kind::option, std::move(defaults)});
+      {std::move(name), std::move(value), std::move(help), kind::option, std::move(defaults)});
   return *this;
 }
 
-flags& flags::repeated(std::string name, std::string value_name, std::string help,
+flags& flags::repeated(std::string name, value_form value, std::string help,
                        std::vector<std::string> default_values) {
-  declared_.push_back({std::move(name), std::move(value_name), std::move(help), kind::repeated,
+  declared_.push_back({std::move(name), std::move(value), std::move(help), kind::repeated,
                        std::move(default_values)});
   return *this;
 }
 
 flags& flags::toggle(std::string name, std::string help) {
-  declared_.push_back({std::move(name), {}, std::move(help), kind::toggle, {}});
+  declared_.push_back({std::move(name), "", std::move(help), kind::toggle, {}});
   return *this;
 }
 
 flags& flags::positional(std::string name, std::string help) {
-  declared_.push_back({std::move(name), {}, std::move(help), kind::positional, {}});
+  declared_.push_back({name, name.c_str(), std::move(help), kind::positional, {}});
   return *this;
 }
 
 flags& flags::range(long long min, long long max) {
   if (declared_.empty()) throw std::logic_error("range() needs a flag declared before it");
   declared& last = declared_.back();
+  last.value.kind = value_kind::number;
   last.ranged = true;
   last.min = min;
   last.max = max;
@@ -105,7 +106,7 @@ void flags::parse_or_throw(int argc, const char* const argv[]) {
         continue;
       }
       if (!has_inline && i + 1 >= argc) {
-        throw usage_error("--" + flag.name + " needs a value (" + flag.value_name + ")");
+        throw usage_error("--" + flag.name + " needs a value (" + flag.value.name + ")");
       }
       const std::string value(has_inline ? inline_value : std::string_view(argv[++i]));
       if (!flag.given || flag.what == kind::option) flag.values.clear();
@@ -133,13 +134,15 @@ void flags::parse_or_throw(int argc, const char* const argv[]) {
 }
 
 void flags::check_values(const declared& d) {
-  // Values whose form the value name promises are checked now, so that a typo
-  // is a usage error (status 2) before the program starts anything.
+  // Values are checked for their form now, so that a typo is a usage error
+  // (status 2) before the program starts anything.
   for (const std::string& v : d.values) {
     try {
-      if (d.value_name == "HOST:PORT") parse_host_port(v);
-      if (d.ranged) parse_number(v, d.min, d.max);
-      if (d.value_name == "N" || d.value_name == "MS") parse_number(v, 0, LLONG_MAX);
+      switch (d.value.kind) {
+      case value_kind::text: break;
+      case value_kind::host_port: parse_host_port(v); break;
+      case value_kind::number: parse_number(v, d.ranged ? d.min : 0, d.ranged ? d.max : LLONG_MAX);
+      }
     } catch (const usage_error& e) {
       throw usage_error((d.what == kind::positional ? d.name : "--" + d.name) + ": " + e.what());
     }
@@ -203,7 +206,7 @@ void flags::print_usage(std::ostream& out) const {
   out << " [flags]\n\n" << summary_ << "\n\n";
   for (const declared& d : declared_) {
     std::string left = d.what == kind::positional ? d.name : "--" + d.name;
-    if (d.what == kind::option || d.what == kind::repeated) left += ' ' + d.value_name;
+    if (d.what == kind::option || d.what == kind::repeated) left += ' ' + d.value.name;
     out << "  " << std::left << std::setw(26) << left << ' ' << d.help;
     if (d.what == kind::repeated) out << " (repeatable)";
     if (d.what != kind::positional && !d.values.empty() && !d.given) {

@@ -30,6 +30,30 @@ host_port parse_host_port(std::string_view text);
 /// Parses a whole decimal number in [min, max]; throws usage_error otherwise.
 long long parse_number(std::string_view text, long long min, long long max);
 
+/// What a value must look like, checked while parsing.
+enum class value_kind {
+  text,       ///< anything
+  host_port,  ///< HOST:PORT (see parse_host_port())
+  number,     ///< a whole number, within the range() given (at least 0 without one)
+};
+
+/// A value's name in `--help` (`DIR`, `HOST:PORT`) and its kind. A plain
+/// string is a text value of that name.
+struct value_form {
+  std::string name;                      ///< what --help calls the value
+  value_kind kind = value_kind::text;    ///< what parsing checks it for
+  value_form(const char* text) : name(text) {}  ///< a text value called `text`
+  /// A value called `shown`, checked as `checked`.
+  value_form(std::string shown, value_kind checked) : name(std::move(shown)), kind(checked) {}
+};
+
+/// An address to listen on or connect to.
+inline const value_form address{"HOST:PORT", value_kind::host_port};
+/// A count.
+inline const value_form count{"N", value_kind::number};
+/// A time in milliseconds.
+inline const value_form milliseconds{"MS", value_kind::number};
+
 /// The flags and arguments a program accepts, declared once and used both to
 /// parse argv and to print `--help`.
 class flags {
@@ -37,12 +61,12 @@ public:
   /// `program` is the command's name, `summary` one sentence on what it does.
   flags(std::string program, std::string summary);
 
-  /// Declares `--name VALUE` with a default ("" for none). A value named
-  /// `HOST:PORT`, `N` or `MS` is checked for that form while parsing.
-  flags& option(std::string name, std::string value_name, std::string help,
+  /// Declares `--name VALUE` with a default ("" for none); the value's form
+  /// (cli::address, cli::milliseconds, ...) is checked while parsing.
+  flags& option(std::string name, value_form value, std::string help,
                 std::string default_value = {});
   /// Declares `--name VALUE` that may be given several times.
-  flags& repeated(std::string name, std::string value_name, std::string help,
+  flags& repeated(std::string name, value_form value, std::string help,
                   std::vector<std::string> default_values = {});
   /// Declares `--name`, a switch that is off unless given.
   flags& toggle(std::string name, std::string help);
@@ -78,7 +102,9 @@ public:
 private:
   enum class kind { option, repeated, toggle, positional };
   struct declared {
-    std::string name, value_name, help;
+    std::string name;
+    value_form value;
+    std::string help;
     kind what = kind::option;
     std::vector<std::string> values;  // defaults until parse() sees the flag
     bool given = false;
