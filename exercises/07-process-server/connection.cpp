@@ -1,15 +1,13 @@
 #include "connection.hpp"
 
+#include "connection_buffer.hpp"
 #include "processes.hpp"
 #include "use_process.hpp"
 
-#include <boost/asio/write.hpp>
-
-#include <sys/socket.h>  // MSG_MORE
-
-#include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
+#include <vector>
 #include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
 
 namespace rdv::web {
@@ -21,38 +19,24 @@ using proc::use_process;
 
 namespace {
 
-// The bytes of one connection. Requests are parsed in place: the parser's
-// views point into `bytes`, so a request's head stays where it is until the
-// request has been answered. The buffer starts small (most heads are) and
-// grows while a head does not fit, up to what the limits allow.
-struct connection_buffer {
-  std::vector<char> bytes;
-  std::size_t filled = 0;  // bytes read from the socket
-  std::size_t parsed = 0;  // bytes the parser has used
+// One connection while its process serves it.
+struct connection {
+  connection(tcp::socket s, const server_options& o)
+      : socket(std::move(s)), options(o), parser(o.limits), in(o.limits) {}
 
-  // Room for the longest head the limits allow, and the start of a body.
-  static std::size_t most(const http::limits& limits) {
-    return limits.max_start_line + limits.max_head + 4096;
-  }
-  explicit connection_buffer(const http::limits& limits)
-      : bytes(std::min<std::size_t>(2048, most(limits))) {}
-  // Doubles the buffer, up to most(limits); false if it is that big already.
-  bool grow(const http::limits& limits) {
-    if (bytes.size() >= most(limits)) return false;
-    bytes.resize(std::min(2 * bytes.size(), most(limits)));
-    return true;
-  }
-
-  std::string_view unparsed() const { return {bytes.data() + parsed, filled - parsed}; }
-  // Moves the unparsed bytes to `to`, making room at the end.
-  void move_unparsed_to(std::size_t to) {
-    std::copy(bytes.begin() + static_cast<std::ptrdiff_t>(parsed),
-              bytes.begin() + static_cast<std::ptrdiff_t>(filled),
-              bytes.begin() + static_cast<std::ptrdiff_t>(to));
-    filled = to + (filled - parsed);
-    parsed = to;
-  }
+  tcp::socket socket;
+  tcp::endpoint peer;
+  const server_options& options;
+  http::request_parser parser;
+  connection_buffer in;
+  std::string body;     // the request's body, decoded; reused, as its capacity grows
+  std::string head;     // the head of the answer being written; reused too
+  std::string waiting;  // whole answers not written yet (options.answers_at_once)
 };
+
+// How reading a request ended: it is here; it was refused (the answer is
+// sent and the connection closed); or the client left, or stayed silent.
+enum class arrival { complete, refused, gone };
 
 // How reading the next piece of a request ended.
 enum class read_result { more, closed, idle, too_slow };
@@ -61,80 +45,146 @@ enum class read_result { more, closed, idle, too_slow };
 // Reads what the client sends next. Before the first byte of a request the
 // client may take `idle_timeout`; from then on the whole request must be in
 // by `deadline`, which this sets when the first byte arrives.
-read_result read_more(tcp::socket& socket, connection_buffer& in,
-                      std::optional<clock::time_point>& deadline, const server_options& options) {
-  // TODO(ch07.1): read with the idle timeout between requests, and a request deadline within one
+read_result read_more(connection& c, std::optional<clock::time_point>& deadline) {
+  // TODO(ch07.2): read with the idle timeout between requests, and a request deadline within one
   // Hint: use_process.within(limit)[ec] suspends this process until the read completes
-  //   or `limit` passes. Which error says the time ran out? (more: ./course hint 07 1)
-  (void)socket; (void)in; (void)deadline; (void)options;
-  throw rdv::todo("ch07.1", "read with the idle timeout between requests, and a request deadline within one");
+  //   or `limit` passes. Which error says the time ran out? (more: ./course hint 07 2)
+  (void)c; (void)deadline;
+  throw rdv::todo("ch07.2", "read with the idle timeout between requests, and a request deadline within one");
 }
 //! [read_more]
 
-//! [write_more]
-// Writes `bytes` with MSG_MORE: the kernel keeps them until what is written
-// next can go with them (Linux; elsewhere they are simply written).
-void write_more(tcp::socket& socket, std::string_view bytes, boost::system::error_code& ec) {
-#if defined(MSG_MORE)
-  constexpr int more = MSG_MORE;
-#else
-  constexpr int more = 0;
-#endif
-  while (!ec && !bytes.empty()) {
-    bytes.remove_prefix(socket.async_send(asio::buffer(bytes), more, use_process[ec]));
-  }
+// Writes the answers that wait; false if the connection failed or stalled.
+bool flush(connection& c) {
+  if (c.waiting.empty()) return true;
+  const bool sent = send_all(c.socket, {c.waiting}, c.options.send_timeout);
+  c.waiting.clear();
+  return sent;
 }
-//! [write_more]
 
-//! [answers]
-// A connection's answers on their way out. With
-// server_options::answer_pipelined_together, an answer to a request that
-// has another behind it in the buffer waits in `waiting`, and leaves with
-// the answers after it, in one write.
-struct answers {
-  std::string head;     // the head being written; reused, as its capacity grows
-  std::string waiting;  // whole answers not written yet
-  bool may_wait = false;  // whether the answer being sent may wait
-
-  // Writes the answers that wait; false if the connection failed.
-  bool flush(tcp::socket& socket) {
-    if (waiting.empty()) return true;
-    boost::system::error_code ec;
-    asio::async_write(socket, asio::buffer(waiting), use_process[ec]);
-    waiting.clear();
-    return !ec;
-  }
-};
-//! [answers]
-
-// Writes the answer to one request: the head, then the body; or keeps it
-// in `out` to go with the next one.
-bool send_response(tcp::socket& socket, const response& r, bool keep_alive, bool head_only,
-                   answers& out) {
-  std::string& head = out.head;
-  write_head(r, keep_alive, head);
-  if (!r.write_body && ((out.may_wait && keep_alive) || !out.waiting.empty())) {
-    out.waiting += head;
-    if (!head_only) out.waiting += r.body;
-    return (out.may_wait && keep_alive) || out.flush(socket);  // the last goes with those before it
-  }
-  if (!out.flush(socket)) return false;
+// Ends a connection whose client stopped taking what it was sent: a reset,
+// so that the kernel does not keep trying to deliver it either.
+void drop(tcp::socket& socket) {
   boost::system::error_code ec;
-  if (head_only || r.write_body) {
-    if (r.head_joins_body && !head_only && r.write_body) {
-      write_more(socket, head, ec);
-    } else {
-      asio::async_write(socket, asio::buffer(head), use_process[ec]);
-    }
-    if (!ec && !head_only && r.write_body) r.write_body(socket);
-  } else {
-    const std::array<asio::const_buffer, 2> both{asio::buffer(head), asio::buffer(r.body)};
-    asio::async_write(socket, both, use_process[ec]);
-  }
-  return !ec;
+  socket.set_option(asio::socket_base::linger(true, 0), ec);
+  socket.close(ec);
 }
+
+//! [send_response]
+// Sends the answer to one request: the head, then the body. With
+// options.answers_at_once, an answer to a request with another already
+// read behind it waits in `waiting`, to leave with the answers after it.
+bool send_response(connection& c, const response& r, bool keep_alive, bool head_only) {
+  write_head(r, keep_alive, c.head);
+  const bool may_wait = c.options.answers_at_once && keep_alive && c.in.has_unparsed();
+  if (!r.writer && (may_wait || !c.waiting.empty())) {
+    c.waiting += c.head;
+    if (!head_only) c.waiting += r.body;
+    return may_wait || flush(c);  // the last of them goes with those before it
+  }
+  if (!flush(c)) return false;
+  if (head_only) return send_all(c.socket, {c.head}, c.options.send_timeout);
+  if (r.writer) return r.writer->send(c.socket, c.head, c.options.send_timeout);
+  return send_all(c.socket, {c.head, r.body}, c.options.send_timeout);
+}
+//! [send_response]
+
+// Refuses a request that cannot be served: the answers that wait go first.
+void refuse(connection& c, const response& r) {
+  if (flush(c)) answer_and_close(c.socket, r, c.options.send_timeout);
+}
+
+//! [read_request]
+// Reads the next request whole, with chapter 2's parser, in place in the
+// connection's buffer: its head stays where it was parsed, and its body is
+// decoded into c.body.
+arrival read_request(connection& c) {
+  std::optional<clock::time_point> deadline;  // set by the request's first byte
+  c.body.clear();
+  for (;;) {
+    const http::step s = c.parser.next(c.in.unparsed());
+    c.in.used(s.used);
+    switch (s.what) {
+    case http::event::head: {
+      // What follows the head needs room in the buffer: a chunked body's
+      // trailer section is parsed in place after it. Made now, before any of
+      // the body is used: if the bytes had to move, parse the head again.
+      const bool chunked = c.parser.body_framing().kind == http::body_kind::chunked;
+      if (c.in.room_after_head(chunked ? c.options.limits.max_head + http::max_chunk_line : 4096)) {
+        c.parser.reset();
+        break;
+      }
+      c.in.keep_head();
+      break;
+    }
+    case http::event::body: c.body.append(s.data); break;
+    case http::event::end: return arrival::complete;
+    case http::event::error:
+      refuse(c, text_response(http::status_for(c.parser.error()),
+                              std::string(http::describe(c.parser.error())) + "\n"));
+      return arrival::refused;
+    case http::event::need_more:
+      if (!c.in.make_room()) {  // cannot happen within the limits; refuse anyway
+        refuse(c, text_response(431));
+        return arrival::refused;
+      }
+      if (!flush(c)) return arrival::gone;  // before waiting for the client
+      switch (read_more(c, deadline)) {
+      case read_result::more: break;
+      case read_result::too_slow: refuse(c, text_response(408)); return arrival::refused;
+      case read_result::idle:
+      case read_result::closed: return arrival::gone;
+      }
+    }
+  }
+}
+//! [read_request]
+
+//! [answer]
+// Answers the request just read; returns whether the connection goes on.
+bool answer(connection& c, const handler& handle) {
+  // TODO(ch07.1): answer the request, and decide whether the connection goes on
+  // Hint: The handler runs right here, in this connection's process. What does it need
+  //   to see of the request? (more: ./course hint 07 1)
+  (void)c; (void)handle; (void)send_response;
+  throw rdv::todo("ch07.1", "answer the request, and decide whether the connection goes on");
+}
+//! [answer]
 
 }  // namespace
+
+//! [serve_connection]
+void serve_connection(tcp::socket socket, const handler& handle, const server_options& options) {
+  connection c(std::move(socket), options);
+  boost::system::error_code ec;
+  c.peer = c.socket.remote_endpoint(ec);
+  // Each answer is written whole, in as few writes as it takes: Nagle's
+  // algorithm could only hold back its last piece (as nginx, tcp_nodelay on).
+  c.socket.set_option(tcp::no_delay(true), ec);
+  while (read_request(c) == arrival::complete && answer(c, handle)) c.in.next_message();
+}
+//! [serve_connection]
+
+//! [send_all]
+bool send_all(tcp::socket& socket, std::initializer_list<std::string_view> pieces,
+              std::chrono::milliseconds patience, int flags) {
+  std::vector<asio::const_buffer> left;
+  for (const std::string_view piece : pieces) {
+    if (!piece.empty()) left.emplace_back(piece.data(), piece.size());
+  }
+  auto next = left.begin();
+  while (next != left.end()) {
+    boost::system::error_code ec;
+    const std::span<const asio::const_buffer> rest(&*next,
+                                                   static_cast<std::size_t>(left.end() - next));
+    std::size_t n = socket.async_send(rest, flags, use_process.within(patience)[ec]);
+    if (ec) return false;  // failed, or no byte taken within `patience`: stalled
+    for (; next != left.end() && n >= next->size(); ++next) n -= next->size();
+    if (next != left.end()) *next += n;
+  }
+  return true;
+}
+//! [send_all]
 
 void close_gracefully(tcp::socket& socket) {
   boost::system::error_code ec;
@@ -146,69 +196,15 @@ void close_gracefully(tcp::socket& socket) {
   }
 }
 
-void answer_and_close(tcp::socket& socket, const response& r) {
-  answers out;
-  if (send_response(socket, r, false, false, out)) close_gracefully(socket);
-}
-
-//! [serve_connection]
-void serve_connection(tcp::socket socket, const handler& handle, const server_options& options) {
-  boost::system::error_code ec;
-  const tcp::endpoint peer = socket.remote_endpoint(ec);
-  if (options.no_delay) socket.set_option(tcp::no_delay(true), ec);
-  http::request_parser parser(options.limits);
-  connection_buffer in(options.limits);
-  std::string body;  // reused: no allocation per request once it has grown
-  answers out;
-  // The answers that wait go before anything else the connection says.
-  const auto refuse = [&](const response& r) {
-    if (out.flush(socket)) answer_and_close(socket, r);
-  };
-  for (;;) {  // one request per turn
-    std::optional<clock::time_point> deadline;  // set by the request's first byte
-    std::size_t head_end = 0;                   // where the head ends, once parsed
-    body.clear();
-    for (bool complete = false; !complete;) {
-      const http::step s = parser.next(in.unparsed());
-      in.parsed += s.used;
-      switch (s.what) {
-      case http::event::head: head_end = in.parsed; break;
-      case http::event::body: body.append(s.data); break;
-      case http::event::end: complete = true; break;
-      case http::event::error:
-        refuse(text_response(http::status_for(parser.error()),
-                             std::string(http::describe(parser.error())) + "\n"));
-        return;
-      case http::event::need_more:
-        if (in.filled == in.bytes.size()) in.move_unparsed_to(head_end);  // the head stays put
-        if (in.filled == in.bytes.size()) {
-          if (!in.grow(options.limits)) {  // cannot happen within the limits; refuse anyway
-            refuse(text_response(431));
-            return;
-          }
-          if (head_end != 0) {  // a head that filled the buffer has moved: parse it again
-            parser.reset();
-            in.parsed = head_end = 0;
-          }
-        }
-        if (!out.flush(socket)) return;  // before waiting for the client
-        switch (read_more(socket, in, deadline, options)) {
-        case read_result::more: break;
-        case read_result::too_slow: answer_and_close(socket, text_response(408)); return;
-        case read_result::idle:
-        case read_result::closed: return;
-        }
-      }
-    }
-    out.may_wait = options.answer_pipelined_together && in.filled > in.parsed;  // another is here
-    // TODO(ch07.2): answer the request, and decide whether the connection goes on
-    // Hint: The handler runs right here, in this connection's process. What does it
-    //   need to see of the request? (more: ./course hint 07 2)
-    (void)handle; (void)peer; (void)send_response;
-    throw rdv::todo("ch07.2", "answer the request, and decide whether the connection goes on");
-    in.move_unparsed_to(0);  // the next request starts at the front
+void answer_and_close(tcp::socket& socket, const response& r, std::chrono::milliseconds patience) {
+  std::string head;
+  write_head(r, false, head);
+  if (send_all(socket, {head, r.body}, patience)) {
+    close_gracefully(socket);
+  } else {
+    boost::system::error_code ec;
+    socket.close(ec);
   }
 }
-//! [serve_connection]
 
 }  // namespace rdv::web

@@ -31,17 +31,24 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("process-server", "Answers every HTTP request with 1234567, one process "
                                           "per connection, with timeouts (chapter 7).");
   flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8087")
-      .option("idle-ms", rdv::cli::milliseconds, "close a kept-alive connection idle this long", "5000")
+      .option("idle-ms", rdv::cli::milliseconds, "close a kept-alive connection idle this long",
+              "5000")
       .range(1, 86'400'000)
-      .option("request-ms", rdv::cli::milliseconds, "answer 408 to a request slower than this", "10000")
+      .option("request-ms", rdv::cli::milliseconds, "answer 408 to a request slower than this",
+              "10000")
       .range(1, 86'400'000)
-      .option("max-connections", rdv::cli::count, "answer 503 to connections beyond this many", "10000")
+      .option("send-timeout-ms", rdv::cli::milliseconds,
+              "drop a client that takes none of an answer this long", "60000")
+      .range(1, 86'400'000)
+      .option("max-connections", rdv::cli::count, "answer 503 to connections beyond this many",
+              "10000")
       .range(1, 10'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
     const rdv::web::server_options options{
         .idle_timeout = std::chrono::milliseconds(flags.number("idle-ms")),
         .request_timeout = std::chrono::milliseconds(flags.number("request-ms")),
+        .send_timeout = std::chrono::milliseconds(flags.number("send-timeout-ms")),
         .max_connections = static_cast<std::size_t>(flags.number("max-connections")),
         .log = &std::cerr};
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks

@@ -62,11 +62,11 @@ int main(int argc, char* argv[]) {
     rdv::web::server_options front_options{.max_connections = 2 * max_pending + 1000,
                                            .log = &std::cerr};
     // Workers keep their connections (the reply handler's 1 MiB body limit: 413)
-    // and pipeline their replies: each answer leaves at once, without Nagle's wait.
+    // and pipeline their replies, which the reply handler answers at once: the
+    // answers to replies that came together leave together.
     rdv::web::server_options reply_options{.idle_timeout = std::chrono::seconds(60),
                                            .log = &std::cerr,
-                                           .no_delay = true,
-                                           .answer_pipelined_together = true};
+                                           .answers_at_once = true};
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptors log crashed connections
     rdv::proc::run_in(io, node);
     node.spawn([&] {

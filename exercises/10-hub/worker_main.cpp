@@ -36,8 +36,7 @@ int main(int argc, char* argv[]) {
           {.idle_timeout = std::chrono::seconds(60),  // a hub keeps its connections
            .max_connections = 20000,
            .log = &std::cerr,
-           .no_delay = true,  // and pipelines its forwards: no Nagle wait between 202s,
-           .answer_pipelined_together = true});  // which leave together
+           .answers_at_once = true});  // its 202s to pipelined forwards leave together
     });
     io.run();
   } catch (const std::exception& e) {

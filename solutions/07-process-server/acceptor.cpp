@@ -32,11 +32,11 @@ void log(const server_options& options, const auto&... parts) {
 
 // Answers a connection over the limit, in a short process of its own so that
 // the acceptor does not wait for a slow client.
-void refuse(tcp::socket socket) {
-  proc::spawn([socket = std::move(socket)]() mutable {
+void refuse(tcp::socket socket, std::chrono::milliseconds patience) {
+  proc::spawn([socket = std::move(socket), patience]() mutable {
     response busy = text_response(503);
     busy.fields.emplace_back("Retry-After", "1");
-    answer_and_close(socket, busy);
+    answer_and_close(socket, busy, patience);
   });
 }
 
@@ -44,7 +44,8 @@ void refuse(tcp::socket socket) {
 
 //! [accept_connections]
 void accept_connections(tcp::acceptor& acceptor, handler handle, server_options options) {
-  const auto shared = std::make_shared<const service>(service{std::move(handle), std::move(options)});
+  const auto shared =
+      std::make_shared<const service>(service{std::move(handle), std::move(options)});
   const server_options& opts = shared->options;
   std::size_t open = 0;  // connection processes that have not ended
   // Each turn accepts one connection. The accept completes as a message, so
@@ -54,11 +55,13 @@ void accept_connections(tcp::acceptor& acceptor, handler handle, server_options 
     acceptor.async_accept(socket, proc::notify(proc::self(), accepted{}));
     boost::system::error_code ec;
     for (bool waiting = true; waiting;) {
-      proc::receive([&](const proc::completed<accepted>& done) { ec = done.error, waiting = false; },
-                    [&](const proc::down& gone) {
-                      --open;
-                      if (!gone.reason.normal()) log(opts, "connection ", gone.who, " crashed: ", gone.reason);
-                    });
+      proc::receive(
+          [&](const proc::completed<accepted>& done) { ec = done.error, waiting = false; },
+          [&](const proc::down& gone) {
+            --open;
+            if (!gone.reason.normal())
+              log(opts, "connection ", gone.who, " crashed: ", gone.reason);
+          });
     }
     if (ec == asio::error::operation_aborted) return;  // the acceptor was closed
     if (rdv::out_of_descriptors(ec)) {
@@ -78,7 +81,7 @@ void accept_connections(tcp::acceptor& acceptor, handler handle, server_options 
     //       what if `open` has reached opts.max_connections already?
     // STUB: (void)socket; (void)refuse;
     if (open >= opts.max_connections) {
-      refuse(std::move(socket));
+      refuse(std::move(socket), opts.send_timeout);
       continue;
     }
     const proc::pid connection = proc::spawn([socket = std::move(socket), shared]() mutable {

@@ -6,6 +6,10 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include <chrono>
+#include <initializer_list>
+#include <string_view>
+
 namespace rdv::web {
 
 /// Serves one connection in the calling process, until it is done: reads
@@ -13,9 +17,17 @@ namespace rdv::web {
 /// the connection open as HTTP says. Closes it quietly after
 /// `options.idle_timeout` without a request; answers 408 to a request that
 /// takes longer than `options.request_timeout` to arrive, and the parser's
-/// status (400, 413, 414, 431, 501, 505) to a bad one, and closes then.
+/// status (400, 413, 414, 431, 501, 505) to a bad one, and closes then;
+/// drops it when a client takes none of an answer for `options.send_timeout`.
 void serve_connection(boost::asio::ip::tcp::socket socket, const handler& handle,
                       const server_options& options);
+
+/// Sends all of `pieces` (with send(2) `flags`, e.g. MSG_MORE), in the
+/// calling process, giving each step `patience` to make progress: a client
+/// that takes no byte for that long has stalled. Returns false if the
+/// connection failed or stalled.
+bool send_all(boost::asio::ip::tcp::socket& socket, std::initializer_list<std::string_view> pieces,
+              std::chrono::milliseconds patience, int flags = 0);
 
 /// Closes the connection so that what was sent arrives: stops sending, then
 /// reads and drops what the client still sends, for at most a second (a close
@@ -23,7 +35,9 @@ void serve_connection(boost::asio::ip::tcp::socket socket, const handler& handle
 /// in flight).
 void close_gracefully(boost::asio::ip::tcp::socket& socket);
 
-/// Sends `r` with `Connection: close`, then closes gracefully.
-void answer_and_close(boost::asio::ip::tcp::socket& socket, const response& r);
+/// Sends `r` with `Connection: close` (each step within `patience`), then
+/// closes gracefully.
+void answer_and_close(boost::asio::ip::tcp::socket& socket, const response& r,
+                      std::chrono::milliseconds patience);
 
 }  // namespace rdv::web

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,29 +26,36 @@ namespace rdv::web {
 /// A request, as a handler sees it. The head's views point into the
 /// connection's buffer: they are valid for the length of the handler call.
 struct request {
-  const http::request_head& head;           ///< method, target, version, header fields
-  std::string_view body;                    ///< the whole body, decoded (chunked or not)
-  boost::asio::ip::tcp::socket& socket;     ///< the connection (to watch it, or stream a body)
-  boost::asio::ip::tcp::endpoint peer;      ///< the client's address
+  const http::request_head& head;        ///< method, target, version, header fields
+  std::string_view body;                 ///< the whole body, decoded (chunked or not)
+  boost::asio::ip::tcp::socket& socket;  ///< the connection (to watch it, or stream a body)
+  boost::asio::ip::tcp::endpoint peer;   ///< the client's address
+};
+
+/// A body the server does not hold in memory (chapter 8's files), and how
+/// to send it: the extension point for what later chapters put on the wire.
+struct body_writer {
+  std::uint64_t length = 0;  ///< the Content-Length the head announces
+  /// Sends `head`, which the server has written out, and then the body, in
+  /// the connection's process (it may wait). It must give every step at
+  /// most `patience` (server_options::send_timeout) to make progress, as
+  /// send_all() does, and return false if the connection failed or stalled;
+  /// the server then drops the connection.
+  std::function<bool(boost::asio::ip::tcp::socket& socket, std::string_view head,
+                     std::chrono::milliseconds patience)>
+      send;
 };
 
 /// The answer to a request. The server adds Content-Length and Connection.
 struct response {
-  int status = 200;                                          ///< the status code
+  int status = 200;                                         ///< the status code
   std::vector<std::pair<std::string, std::string>> fields;  ///< further header fields, in order
-  std::string body;                                          ///< the body (unless write_body is set)
-  /// When set, the body is not `body`: after the head, the server calls
-  /// write_body(socket) to send `body_length` bytes itself (chapter 8's files).
-  std::function<void(boost::asio::ip::tcp::socket&)> write_body{};
-  std::uint64_t body_length = 0;  ///< the length write_body() sends
-  bool close = false;             ///< close the connection after this response
+  std::string body;                                         ///< the body, unless `writer` is set
+  std::optional<body_writer> writer{};  ///< a body sent by its own code instead of `body`
+  bool close = false;                   ///< close the connection after this response
   /// The reason phrase; empty: http::reason_phrase(status). Chapter 10 relays
   /// the reason a worker chose.
   std::string reason{};
-  /// With write_body: write the head with MSG_MORE, so that the kernel holds
-  /// it back until the first bytes write_body sends can join it in one packet
-  /// (chapter 8). write_body must then send at least one byte.
-  bool head_joins_body = false;
 };
 // [request]
 
@@ -63,25 +71,23 @@ struct server_options {
   /// How long a request may take to arrive, from its first byte to its last
   /// (its head and its body); slower clients get 408 (slow-loris protection).
   std::chrono::milliseconds request_timeout{10000};
+  /// How long a client may go without taking any of an answer's bytes (a
+  /// stalled write); then the connection is dropped. A client that sends
+  /// and never reads cannot hold its process for ever (nginx's send_timeout).
+  std::chrono::milliseconds send_timeout{60000};
   /// How many connections may be open at once; more are answered 503.
   std::size_t max_connections = 10000;
   /// The parser's limits (line, head, field count and body sizes).
   http::limits limits{};
   /// Where to log crashed connections and accept errors (nullptr: nowhere).
   std::ostream* log = nullptr;
-  /// Whether to set TCP_NODELAY on each connection: a partial segment leaves
-  /// at once instead of waiting, by Nagle's algorithm, until what is in flight
-  /// has been acknowledged (chapter 8).
-  bool no_delay = false;
-  /// Whether the answers to pipelined requests leave together: an answer
-  /// to a request with another already behind it in the buffer waits, and
-  /// goes with the next ones in one write, at the latest before the server
-  /// reads again. Only for handlers that answer at once (chapter 10's reply
-  /// port): behind a handler that takes its time, the answers before it
-  /// would wait as long.
-  bool answer_pipelined_together = false;
+  /// Whether the handler answers at once, never waiting. Then the answers to
+  /// requests that came together (pipelined) leave together: an answer to a
+  /// request with another already behind it waits, and goes with the next
+  /// ones in one write, at the latest before the server reads again. Behind
+  /// a handler that may wait, the answers before it would wait as long.
+  bool answers_at_once = false;
 };
-
 /// A plain-text response with `status` and its reason phrase as the body.
 response text_response(int status, std::string_view text = {});
 
@@ -89,5 +95,10 @@ response text_response(int status, std::string_view text = {});
 /// it): `r.fields`, then Content-Length (except for 1xx and 204, which have
 /// no body) and the Connection field that `keep_alive` calls for.
 void write_head(const response& r, bool keep_alive, std::string& out);
+
+/// Appends the field line `name: value` and its CRLF to `out`.
+void append_field(std::string& out, std::string_view name, std::string_view value);
+/// Appends `n` in decimal to `out`, without allocating.
+void append_number(std::string& out, std::uint64_t n);
 
 }  // namespace rdv::web

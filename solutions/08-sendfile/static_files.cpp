@@ -1,6 +1,7 @@
 #include "static_files.hpp"
 
 #include "async_sendfile.hpp"
+#include "connection.hpp"
 #include "byte_range.hpp"
 #include "content_type.hpp"
 #include "http_date.hpp"
@@ -37,7 +38,6 @@ struct file_body {
   std::uint64_t count = 0;
   bool use_sendfile = true;
   std::size_t copy_buffer = 0;
-  bool corked = false;  // packing::cork: the handler put the cork in
 };
 
 //! [cork]
@@ -54,22 +54,37 @@ void cork(tcp::socket& socket, bool in) {
 //! [cork]
 
 //! [send_body]
-// Runs in the connection's process, after the server has written the head.
-void send_body(tcp::socket& socket, const file_body& body) {
+// How much of a file goes with one call, given `patience` to be taken: a
+// client taking less than this per send timeout has stalled.
+constexpr std::uint64_t file_step = 256 * 1024;
+
+// Sends the head and then the file's bytes, packed as `pack` says, in the
+// connection's process; false if the client stalled or left.
+bool send_body(tcp::socket& socket, std::string_view head, const file_body& body, packing pack,
+               std::chrono::milliseconds patience) {
+  if (pack == packing::nagle || pack == packing::cork) {
+    boost::system::error_code ignored;  // chapter 7 turns Nagle off; these two want it on
+    socket.set_option(tcp::no_delay(false), ignored);
+  }
+  if (pack == packing::cork) cork(socket, true);
+  // joined: with MSG_MORE, the kernel holds the head until the file's first
+  // bytes can join it in one packet.
+  if (!web::send_all(socket, {head}, patience, pack == packing::joined ? MSG_MORE : 0)) return false;
   boost::system::error_code ec;
-  if (body.use_sendfile) {
-    async_sendfile(socket, body.file.get(), body.offset, body.count, proc::use_process[ec]);
-  } else {
-    copy_file(socket, body.file.get(), body.offset, body.count, body.copy_buffer, ec);
+  for (std::uint64_t done = 0; !ec && done < body.count;) {
+    const std::uint64_t step = std::min(file_step, body.count - done);
+    if (body.use_sendfile) {
+      async_sendfile(socket, body.file.get(), body.offset + done, step,
+                     proc::use_process.within(patience)[ec]);
+    } else {
+      copy_file(socket, body.file.get(), body.offset + done, step, body.copy_buffer, patience, ec);
+    }
+    done += step;
   }
-  if (body.corked) cork(socket, false);
-  if (ec) {
-    // The file shrank, or the client went away: the Content-Length sent
-    // cannot be kept, and only closing the connection tells the client.
-    boost::system::error_code ignored;
-    socket.shutdown(tcp::socket::shutdown_both, ignored);
-    socket.close(ignored);
-  }
+  if (pack == packing::cork) cork(socket, false);
+  // On an error the Content-Length sent cannot be kept (the file shrank, or
+  // the client left or stalled): the server drops the connection.
+  return !ec;
 }
 //! [send_body]
 
@@ -186,8 +201,10 @@ response file_server::answer_with_file(web::request& request, file_handle file,
     // No content, but a Content-Length, if any, must be the 200's: so the
     // length is the file's and the body hook sends nothing.
     r.status = 304;
-    r.body_length = size;
-    r.write_body = [](tcp::socket&) {};
+    r.writer = web::body_writer{
+        size, [](tcp::socket& socket, std::string_view head, std::chrono::milliseconds patience) {
+          return web::send_all(socket, {head}, patience);
+        }};
     return r;
   }
   r.fields.emplace_back("Content-Type", content_type_for(name));
@@ -208,12 +225,11 @@ response file_server::answer_with_file(web::request& request, file_handle file,
     body->offset = range.first;
     body->count = range.last - range.first + 1;
   }
-  r.body_length = body->count;
-  r.write_body = [body](tcp::socket& socket) { send_body(socket, *body); };
-  // The head and the file's first bytes in one packet (see the book).
-  r.head_joins_body = options_.pack == packing::joined && body->count > 0;
-  body->corked = options_.pack == packing::cork && get && body->count > 0;
-  if (body->corked) cork(request.socket, true);
+  r.writer = web::body_writer{
+      body->count, [body, pack = body->count > 0 ? options_.pack : packing::separate](
+                       tcp::socket& socket, std::string_view head, std::chrono::milliseconds patience) {
+        return send_body(socket, head, *body, pack, patience);
+      }};
   return r;
 }
 //! [answer_with_file]
@@ -227,7 +243,8 @@ web::handler static_files(const static_options& options) {
 
 //! [copy_file]
 void copy_file(tcp::socket& socket, int file, std::uint64_t offset, std::uint64_t count,
-               std::size_t buffer_size, boost::system::error_code& ec) {
+               std::size_t buffer_size, std::chrono::milliseconds patience,
+               boost::system::error_code& ec) {
   ec.clear();
   const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(count, buffer_size));
   const auto buffer = std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(size, 1));
@@ -241,7 +258,7 @@ void copy_file(tcp::socket& socket, int file, std::uint64_t offset, std::uint64_
       return;
     }
     asio::async_write(socket, asio::buffer(buffer.get(), static_cast<std::size_t>(n)),
-                      proc::use_process[ec]);
+                      proc::use_process.within(patience)[ec]);
     if (ec) return;
     done += static_cast<std::uint64_t>(n);
   }

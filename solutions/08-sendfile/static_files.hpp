@@ -6,25 +6,23 @@
 #include "root_directory.hpp"
 #include "web.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 
 namespace rdv::files {
 
 // [packing]
-/// How a response's head and its file are handed to TCP. `joined` is the
-/// one to use; the others are there for the experiment in the book.
+/// How a response's head and its file are handed to TCP. The default is the
+/// one that holds up on every kernel; the others are there for the
+/// experiment in the book.
 enum class packing {
-  joined,    ///< TCP_NODELAY, and the head written with MSG_MORE: it leaves with the file
-  separate,  ///< TCP_NODELAY, the head written on its own: a small packet of its own
+  joined,    ///< the head written with MSG_MORE: it waits to leave with the file's first bytes
+  separate,  ///< the head written on its own, a small packet of its own (TCP_NODELAY)
   nagle,     ///< the head on its own, Nagle's algorithm on (what a naive server does)
   cork,      ///< Nagle on, and TCP_CORK from the head to the file's last byte
 };
 // [packing]
-
-/// Whether connections should have TCP_NODELAY set for `p` (see
-/// web::server_options::no_delay).
-constexpr bool wants_no_delay(packing p) { return p == packing::joined || p == packing::separate; }
 
 /// How static_files() serves.
 struct static_options {
@@ -48,9 +46,11 @@ web::handler static_files(const static_options& options);
 
 /// Sends `count` bytes of `file` from `offset` to `socket` by reading them
 /// into a buffer of `buffer_size` bytes and writing that, the way servers
-/// did before sendfile(2); in the calling process. Sets `ec` as
-/// async_sendfile() does (eof when the file shrank).
+/// did before sendfile(2); in the calling process, each write within
+/// `patience`. Sets `ec` as async_sendfile() does (eof when the file shrank),
+/// or to timed_out.
 void copy_file(boost::asio::ip::tcp::socket& socket, int file, std::uint64_t offset,
-               std::uint64_t count, std::size_t buffer_size, boost::system::error_code& ec);
+               std::uint64_t count, std::size_t buffer_size, std::chrono::milliseconds patience,
+               boost::system::error_code& ec);
 
 }  // namespace rdv::files

@@ -58,6 +58,9 @@ int main(int argc, char* argv[]) {
   flags.option("root", "DIR", "the directory to serve", ".")
       .option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8000")
       .toggle("no-sendfile", "send files with a read/write loop instead, to compare")
+      .option("send-timeout-ms", rdv::cli::milliseconds,
+              "drop a client that takes none of a file this long", "60000")
+      .range(1, 86'400'000)
       .option("packing", "HOW",
               "how the head and the file meet TCP: joined, separate, nagle or cork (the book's "
               "experiment)",
@@ -85,8 +88,9 @@ int main(int argc, char* argv[]) {
     }
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptor reports crashed connections
     rdv::proc::run_in(io, node);
-    const rdv::web::server_options options{.log = &std::cerr,
-                                           .no_delay = rdv::files::wants_no_delay(*pack)};
+    const rdv::web::server_options options{
+        .send_timeout = std::chrono::milliseconds(flags.number("send-timeout-ms")),
+        .log = &std::cerr};
     node.spawn([&] { rdv::web::accept_connections(acceptor, handle, options); });
     rdv::stop_on_signals(io);
     io.run();

@@ -3,6 +3,7 @@
 #include "server_fixture.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/slow_reader.hpp"
 
 #include <stdexcept>
 #include <vector>
@@ -37,7 +38,8 @@ TEST(BadInput, GetsTheParsersStatusAndTheConnectionCloses) {
   expect_refused(s, "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: x-zip, chunked\r\n\r\n", 501);
   expect_refused(s, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n", 413);
   expect_refused(s, "GET /" + std::string(20000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n", 414);
-  expect_refused(s, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n", 431);
+  expect_refused(s, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n",
+                 431);
   rdv::test::client next(s.thread);  // and the server goes on
   next.send(get);
   expect_seven_bytes(next, "keep-alive");
@@ -123,6 +125,27 @@ TEST(ConnectionCap, AnswersConnectionsBeyondTheCapWith503) {
     served = four.read_response().status == 200;
   }
   EXPECT_TRUE(served) << "a place freed by a closed connection should be given to a new one";
+}
+
+TEST(SlowReaders, AreDroppedWhenTheyTakeNothingForTheSendTimeout) {
+  explained_in("ch07-slow-readers");
+  ch07::server s(ch07::seven_bytes, {.send_timeout = 300ms});
+  const rdv::test::slow_reader reader(s.thread.port(), get);
+  EXPECT_TRUE(reader.dropped_within(10s))
+      << "a client that sent " << reader.sent() << " bytes of requests and read none of the "
+      << "answers should be dropped 300 ms after the server's writes stall";
+  rdv::test::client next(s.thread);  // and the server goes on
+  next.send(get);
+  expect_seven_bytes(next, "keep-alive");
+}
+
+TEST(SlowReaders, CannotHoldEveryConnectionForEver) {
+  explained_in("ch07-slow-readers");
+  ch07::server s(ch07::seven_bytes, {.send_timeout = 300ms, .max_connections = 2});
+  const rdv::test::slow_reader first(s.thread.port(), get), second(s.thread.port(), get);
+  EXPECT_EQ(rdv::test::status_once_served(s.thread.port(), get), 200)
+      << "two clients that never read should not keep the server's two connections once "
+         "their writes have stalled for the send timeout";
 }
 
 TEST(Scale, ServesAThousandConcurrentKeepAliveClients) {

@@ -4,6 +4,7 @@
 #include "rdv/test/client.hpp"
 #include "rdv/test/descriptor_limit.hpp"
 #include "rdv/test/program.hpp"
+#include "rdv/test/slow_reader.hpp"
 
 #include <gtest/gtest.h>
 
@@ -33,6 +34,17 @@ TEST(Program, BacksOffWhenOutOfFileDescriptors) {
          "pauses; it printed:\n"
       << limit.server.output();
   limit.expect_pause_then_recovery();
+}
+
+TEST(Program, DropsClientsThatStopReading) {
+  explained_in("ch07-slow-readers");
+  rdv::test::program p(
+      server, {"--listen", "127.0.0.1:0", "--send-timeout-ms", "300", "--max-connections", "2"});
+  const std::string get = "GET /test HTTP/1.1\r\nHost: x\r\n\r\n";
+  const rdv::test::slow_reader first(p.port("http"), get), second(p.port("http"), get);
+  EXPECT_EQ(rdv::test::status_once_served(p.port("http"), get), 200)
+      << "process-server --max-connections 2 should not stay full of clients that never read\n"
+      << p.output();
 }
 
 }  // namespace

@@ -66,8 +66,9 @@ TEST(ProcessServer, AnswersPipelinedRequestsInOrder) {
     return answer;
   });
   rdv::test::client c(s.thread);
-  c.send("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"
-         "GET /3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /4 HTTP/1.1\r\nHost: x\r\n\r\n");
+  c.send(
+      "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"
+      "GET /3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /4 HTTP/1.1\r\nHost: x\r\n\r\n");
   for (const char* target : {"/1", "/2", "/3"}) {
     EXPECT_EQ(c.read_response().body, target) << c.transcript();
   }
@@ -83,7 +84,7 @@ TEST(ProcessServer, AnswersPipelinedRequestsTogetherWhenAsked) {
         answer.body = std::string(r.head.target);
         return answer;
       },
-      {.answer_pipelined_together = true});
+      {.answers_at_once = true});
   boost::asio::io_context io;
   boost::asio::ip::tcp::socket c(io);
   c.connect({boost::asio::ip::make_address("127.0.0.1"), s.thread.port()});
@@ -135,7 +136,8 @@ TEST(ProcessServer, ReadsBodiesAndKeepsTheConnection) {
   rdv::test::client c(s.thread);
   c.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
   EXPECT_EQ(c.read_response().body, "got hello") << c.transcript();
-  c.send("POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
+  c.send("POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: "
+         "chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
   EXPECT_EQ(c.read_response().body, "got abcde") << c.transcript();
 }
 
@@ -171,6 +173,52 @@ TEST(ProcessServer, ReadsABodyAfterAHeadThatFillsItsFirstBuffer) {
   c.send(head);
   c.send("hello");
   EXPECT_EQ(c.read_response().body, "/full got hello") << c.transcript();
+}
+
+// A chunked request whose trailer section does not fit in what the first
+// buffer (2 KiB) has left after its 600-byte head: `bad_line` goes in the
+// middle of the trailer section, where the buffer runs out.
+std::string chunked_with_trailers(std::string_view bad_line = {}) {
+  std::string request = "POST /t HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nX-Pad: ";
+  request += std::string(600 - request.size() - 4, 'p') + "\r\n\r\n";
+  request += "5\r\nhello\r\n0\r\n";
+  for (int i = 0; i < 36; ++i) {  // 1.6 KiB of trailers, the 31st line across byte 2048
+    if (i == 30) request += bad_line;
+    request += "X-Trailer-" + std::to_string(100 + i) + ": " + std::string(30, 't') + "\r\n";
+  }
+  return request + "\r\n";
+}
+
+TEST(ProcessServer, ReadsATrailerSectionTooBigForWhatIsLeftOfTheBuffer) {
+  explained_in("ch07-buffer");
+  ch07::server s([](rdv::web::request& r) {
+    rdv::web::response answer;
+    answer.body = std::string(r.body);
+    return answer;
+  });
+  const std::string request = chunked_with_trailers();
+  ASSERT_GT(request.size(), 2048u + 100u);
+  rdv::test::client c(s.thread);
+  for (std::size_t split = 1; split < request.size() && !::testing::Test::HasFailure(); ++split) {
+    c.send(request.substr(0, split));  // two writes, two segments: the reads may split anywhere
+    c.send(request.substr(split));
+    const auto r = c.read_response();
+    EXPECT_EQ(r.status, 200) << "split at byte " << split << "\n" << c.transcript();
+    EXPECT_EQ(r.body, "hello") << "split at byte " << split << "\n" << c.transcript();
+  }
+}
+
+TEST(BadInput, ABadTrailerLineIsRefusedWhereverTheReadsSplitIt) {
+  explained_in("ch07-buffer");
+  ch07::server s;
+  const std::string request = chunked_with_trailers("A trailer line without a colon\r\n");
+  for (std::size_t split = 1; split < request.size() && !::testing::Test::HasFailure(); ++split) {
+    rdv::test::client c(s.thread);
+    c.send(request.substr(0, split));
+    c.send(request.substr(split));
+    const auto r = c.read_response();
+    EXPECT_EQ(r.status, 400) << "split at byte " << split << "\n" << c.transcript();
+  }
 }
 
 TEST(ProcessServer, Answers204WithoutContentLength) {

@@ -4,6 +4,7 @@
 
 #include "rdv/test/book.hpp"
 #include "rdv/test/program.hpp"
+#include "rdv/test/slow_reader.hpp"
 
 #include <filesystem>
 
@@ -43,6 +44,25 @@ TEST(Program, SendsTheSameBytesEveryWay) {
       EXPECT_EQ(c.read_response(true).status, 200) << p.command_line() << "\n" << c.transcript();
       EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << p.command_line() << "\n"
                                                                 << c.transcript();
+    }
+  }
+}
+
+TEST(Program, DropsClientsThatStopReadingAFile) {
+  explained_in("ch08-slow-readers");
+  const ch08::filled_root tree;
+  for (const char* way : {"--packing=joined", "--no-sendfile"}) {
+    rdv::test::program p(server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0",
+                                  "--send-timeout-ms", "300", way});
+    const std::string get = "GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+    const rdv::test::slow_reader a(p.port("http"), get), b(p.port("http"), get),
+        c(p.port("http"), get);
+    for (const rdv::test::slow_reader* reader : {&a, &b, &c}) {
+      EXPECT_TRUE(reader->dropped_within(std::chrono::seconds(10)))
+          << "a client that reads none of the file should be dropped once the server's sends "
+             "have stalled for 300 ms\n"
+          << p.command_line() << "\n"
+          << p.output();
     }
   }
 }

@@ -51,7 +51,7 @@ struct server {
                      rdv::proc::run_in(io, *node);
                      node->spawn([&acceptor, handle, this] {
                        rdv::web::accept_connections(acceptor, handle,
-                                                    {.log = &log, .no_delay = true});
+                                                    {.log = &log});
                      });
                      return std::shared_ptr<void>(node);
                    }),

@@ -1,5 +1,7 @@
 #include "hub_fixture.hpp"
 
+#include "connection.hpp"
+
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/json/serialize.hpp>
@@ -65,13 +67,17 @@ rdv::web::response test_backend::handle(rdv::web::request& r) {
     publish();
     return answer;
   }
-  answer.body_length = answer.body.size();
-  answer.write_body = [body = answer.body,
-                       publish = std::move(publish)](boost::asio::ip::tcp::socket& socket) mutable {
-    boost::system::error_code ignored;
-    boost::asio::write(socket, boost::asio::buffer(body), ignored);
-    publish();
-  };
+  // The forward is published once its answer is on the wire, so that a test
+  // that has it knows the hub has the answer too.
+  answer.writer = rdv::web::body_writer{
+      answer.body.size(),
+      [body = answer.body, publish = std::move(publish)](
+          boost::asio::ip::tcp::socket& socket, std::string_view head,
+          std::chrono::milliseconds patience) mutable {
+        const bool sent = rdv::web::send_all(socket, {head, body}, patience);
+        publish();
+        return sent;
+      }};
   return answer;
 }
 

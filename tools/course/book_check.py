@@ -106,6 +106,10 @@ def quick_problems() -> list[str]:
         for key, where in _shown_by(page).items():
             shown.setdefault(key, []).extend(where)
     for chapter in chapters.coded_chapters():
+        order = _order_on_page(chapter.page) if chapter.page.exists() else []
+        if order != sorted(order, key=lambda i: int(i.split(".")[1])):
+            problems.append(f"chapters/{chapter.slug}.md shows its exercises in the order {', '.join(order)}; "
+                            "number them in the order the book asks for them")
         for region in regions.chapter_regions(chapter.solution_dir):
             where = shown.get(regions.todo_label(region), [])
             own = [w for w in where if w.startswith(f"chapters/{chapter.slug}.md:")]

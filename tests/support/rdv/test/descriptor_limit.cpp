@@ -9,8 +9,8 @@ namespace rdv::test {
 descriptor_limit::descriptor_limit(const std::string& path, std::vector<std::string> args,
                                    std::string request, int limit)
     : server("/usr/bin/prlimit", [&] {
-        std::vector<std::string> all{"--nofile=" + std::to_string(limit) + ":" + std::to_string(limit),
-                                     path};
+        std::vector<std::string> all{
+            "--nofile=" + std::to_string(limit) + ":" + std::to_string(limit), path};
         all.insert(all.end(), args.begin(), args.end());
         all.insert(all.end(), {"--listen", "127.0.0.1:0"});
         return all;

@@ -30,7 +30,7 @@ public:
   /// their descriptors, every client that waited gets a 200.
   void expect_pause_then_recovery();
 
-  program server;                               ///< the program under test
+  program server;                                ///< the program under test
   std::vector<std::unique_ptr<client>> clients;  ///< every client, in the order they connected
 };
 

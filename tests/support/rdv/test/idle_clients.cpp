@@ -14,7 +14,8 @@ void expect_idle_clients_cut_off(std::uint16_t port, std::chrono::milliseconds i
   // One byte every idle/3: each byte comes well in time, but the request never
   // ends. wait_closed() gives the server idle/3 to hang up before the next one.
   client trickle(port, idle / 3);
-  const std::string request = "GET /slowly HTTP/1.1\r\nHost: x\r\nX-Padding: " + std::string(100, 'x');
+  const std::string request =
+      "GET /slowly HTTP/1.1\r\nHost: x\r\nX-Padding: " + std::string(100, 'x');
   bool cut_off = false;
   for (std::size_t i = 0; i < request.size() && !cut_off; ++i) {
     trickle.send(request.substr(i, 1));
