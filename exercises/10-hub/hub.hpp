@@ -24,6 +24,9 @@ struct hub_options {
   std::vector<boost::asio::ip::tcp::endpoint> backends;
   /// How long a client is held at most (`--timeout-ms`).
   std::chrono::milliseconds timeout{5000};
+  /// How long a backend may take to answer a forward before the next one is
+  /// asked (`--backend-timeout-ms`; never more than half the client's time).
+  std::chrono::milliseconds backend_timeout{1000};
   /// How many clients may be held at once; more get 503 (`--max-pending`).
   std::size_t max_pending = 10000;
   /// If not empty, replies need `Authorization: Bearer <reply_token>`.
@@ -51,16 +54,13 @@ public:
   const hub_stats& stats() const { return stats_; }
 
 private:
-  enum class forwarding { accepted, refused, too_late };
-  forwarding forward(const web::request& r, std::string_view id,
-                     std::chrono::steady_clock::time_point deadline);
   web::response take_reply(web::request& r);
 
   hub_options options_;
   hub_stats stats_;
   id_source ids_;
   connection_pool backends_;
-  std::size_t next_backend_ = 0;  // round robin
+  std::size_t next_backend_ = 0;  // round robin: the first backend a forward asks
 };
 
 }  // namespace rdv::hub

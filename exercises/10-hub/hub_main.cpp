@@ -1,8 +1,7 @@
-// hub: the rendezvous hub of chapter 10 (the protocol: the book's appendix A1). Clients talk to it as to an
-// HTTP server; it forwards each request to a backend and holds the client
-// until a worker posts the answer to the reply port, or the time runs out.
-// Try: ./course run 10 worker & ./course run 10 hub, then
-// `curl -v http://127.0.0.1:8080/hello`.
+// hub: the rendezvous hub of chapter 10 (the protocol: the book's appendix A1). Clients talk to it
+// as to an HTTP server; it forwards each request to a backend and holds the client until a worker
+// posts the answer to the reply port, or the time runs out. Try: ./course run 10 worker & ./course
+// run 10 hub, then `curl -v http://127.0.0.1:8080/hello`.
 #include "acceptor.hpp"
 #include "event_loop.hpp"
 #include "hub.hpp"
@@ -40,6 +39,12 @@ int main(int argc, char* argv[]) {
                 {"127.0.0.1:9000"})
       .option("timeout-ms", rdv::cli::milliseconds, "how long a client is held at most", "5000")
       .range(1, 86'400'000)
+      .option("backend-timeout-ms", rdv::cli::milliseconds,
+              "a backend's time to answer a forward before the next one is asked", "1000")
+      .range(1, 86'400'000)
+      .option("send-timeout-ms", rdv::cli::milliseconds,
+              "drop a client or worker that takes none of an answer this long", "60000")
+      .range(1, 86'400'000)
       .option("max-pending", rdv::cli::count, "clients held at once; more get 503", "10000")
       .range(1, 1'000'000)
       .option("reply-token", "TOKEN", "if set, replies need \"Authorization: Bearer TOKEN\"");
@@ -53,18 +58,21 @@ int main(int argc, char* argv[]) {
     rdv::hub::hub hub(
         {.backends = resolve(io, flags),
          .timeout = std::chrono::milliseconds(flags.number("timeout-ms")),
+         .backend_timeout = std::chrono::milliseconds(flags.number("backend-timeout-ms")),
          .max_pending = max_pending,
          .reply_token = flags.value("reply-token"),
          .reply_to = rdv::url_of(replies.local_endpoint()) + "/reply/",
          .front_host = rdv::url_of(front.local_endpoint()).substr(7)});
     // Held clients are open connections: leave room above max_pending, so
     // that the hub's own 503 answers overload, not the acceptor's cap.
-    rdv::web::server_options front_options{.max_connections = 2 * max_pending + 1000,
-                                           .log = &std::cerr};
+    const std::chrono::milliseconds send_timeout(flags.number("send-timeout-ms"));
+    rdv::web::server_options front_options{
+        .send_timeout = send_timeout, .max_connections = 2 * max_pending + 1000, .log = &std::cerr};
     // Workers keep their connections (the reply handler's 1 MiB body limit: 413)
     // and pipeline their replies, which the reply handler answers at once: the
     // answers to replies that came together leave together.
     rdv::web::server_options reply_options{.idle_timeout = std::chrono::seconds(60),
+                                           .send_timeout = send_timeout,
                                            .log = &std::cerr,
                                            .answers_at_once = true};
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptors log crashed connections

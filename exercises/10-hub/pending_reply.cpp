@@ -2,6 +2,7 @@
 
 #include "address.hpp"
 #include "after.hpp"
+#include "hangup_watch.hpp"
 #include "notify.hpp"
 
 #include <sys/socket.h>
@@ -64,8 +65,8 @@ void pending_reply::forget() {
 //! [forget]
 
 //! [wait]
-hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
-                             web::response& answer) {
+hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline, web::response& answer,
+                             forward_attempts* forward) {
   // The client's socket becomes readable when the client leaves, or sends
   // its next request; notify() turns that into a message to this process.
   const client_spoke mine{std::stoull(id_.substr(0, 16), nullptr, 16)};
@@ -74,6 +75,10 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
   };
   watch();
   std::optional<hold_end> end;
+  bool pipelined = false;  // the client's next request is here: the hang-up watch took over
+  if (forward && forward->ask_next(deadline) == forward_attempts::state::refused) {
+    end = hold_end::refused;
+  }
   while (!end) {
     proc::receive(
         [&](delivery& d) {
@@ -84,17 +89,40 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
           (void)d; (void)answer;
           throw rdv::todo("ch10.2", "take the first reply for the id, and tell the worker so");
         },
+        [&](const connection_pool::done& d) {
+          if (!forward) return;  // nothing forwarded here: not ours
+          switch (forward->answered(d, deadline)) {
+          case forward_attempts::state::accepted: ++stats_.forwarded; break;
+          case forward_attempts::state::refused: end = hold_end::refused; break;
+          case forward_attempts::state::pending: break;  // the next backend's turn, or stale news
+          }
+        },
         [&](const proc::completed<client_spoke>& c) {
           // TODO(ch10.3): notice a held client that leaves, and only that
           // Hint: Readable may mean the client left, or that it sent its next request:
           //   peek_client() tells which, without taking a byte. Which of the three
           //   things it can find ends the wait, and what must happen for the others?
           //   (more: ./course hint 10 3)
-          (void)c; (void)&peek_client; (void)watch;
+          (void)c; (void)&peek_client; (void)watch; (void)pipelined;
           throw rdv::todo("ch10.3", "notice a held client that leaves, and only that");
         },
-        proc::after(deadline - clock::now(), [&] { end = hold_end::timed_out; }));
+        [&](const hung_up& h) {
+          if (h.tag == mine.hold) end = hold_end::client_gone;  // it pipelined, then left
+        },
+        proc::after(
+            std::min(deadline, forward ? forward->backend_deadline() : deadline) - clock::now(),
+            [&] {
+              if (clock::now() >= deadline) {
+                end = hold_end::timed_out;
+              } else if (forward->backend_timed_out(deadline) == forward_attempts::state::refused) {
+                end = hold_end::refused;  // every backend was asked, none answered in time
+              }
+            }));
   }
+  if (end == hold_end::replied && forward && forward->where() == forward_attempts::state::pending) {
+    ++stats_.forwarded;  // a worker answered before the backend did: a backend had the job
+  }
+  if (pipelined) proc::scheduler::current().use<hangup_watch>().forget(client);
   // The wait may stay armed: it completes when the client sends its next
   // request (or leaves), and the hold then (if any) drops it as stale.
   forget();

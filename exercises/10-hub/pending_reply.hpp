@@ -4,6 +4,7 @@
 /// the request's id, waiting for the worker's reply, its client's leaving,
 /// or the deadline, whichever comes first.
 
+#include "forward.hpp"
 #include "hub_stats.hpp"
 #include "processes.hpp"
 #include "web.hpp"
@@ -35,6 +36,7 @@ struct verdict {
 enum class hold_end {
   replied,      ///< a worker's reply arrived: it is the client's answer
   timed_out,    ///< the deadline passed first: the client gets 504
+  refused,      ///< no backend took the request: the client gets 502
   client_gone,  ///< the client closed its connection first
 };
 
@@ -59,11 +61,15 @@ public:
   pending_reply(const pending_reply&) = delete;
   pending_reply& operator=(const pending_reply&) = delete;
 
-  /// Waits for the first of: a delivery for the id (replied; `answer` is
-  /// the worker's response), `deadline` (timed_out), or the end of the
-  /// client's connection (client_gone). Forgets the id before it returns.
+  /// Sends the request on with `forward`, if given (counting in
+  /// stats.forwarded the backend that takes it), and waits for the first of:
+  /// a delivery for the id (replied; `answer` is the worker's response,
+  /// whether or not the backend has answered), `deadline` (timed_out), no
+  /// backend taking the request (refused), or the client leaving, even after
+  /// pipelining its next request (client_gone). Forgets the id before it
+  /// returns. Without a forward, the request went on its way some other way.
   hold_end wait(boost::asio::ip::tcp::socket& client, clock::time_point deadline,
-                web::response& answer);
+                web::response& answer, forward_attempts* forward = nullptr);
 
   /// Stops answering to the id: gives the name up, and refuses each
   /// delivery that arrived for it. Does nothing the second time.

@@ -22,8 +22,14 @@ bool media_type_is(std::string_view content_type, std::string_view type) {
   return http::iequals(media, type);
 }
 
-// Parses a whole response, as message/http carries it, into `out`.
-std::string read_message(std::string_view message, web::response& out) {
+// What a reply whose status is not a final one (200-599) is told.
+std::string final_status_please(int status) {
+  return "a reply's status must be a final one, 200 to 599, not " + std::to_string(status);
+}
+
+// Parses a whole response, as message/http carries it, into `out`; says
+// why not, if it is not one.
+std::optional<std::string> read_message(std::string_view message, web::response& out) {
   http::response_parser parser;
   bool headed = false, closed = false;
   for (;;) {
@@ -33,8 +39,7 @@ std::string read_message(std::string_view message, web::response& out) {
     //! [relay_fields]
     case http::event::head: {  // head() views point into `message`, which stays put
       const http::response_head& head = parser.head();
-      if (head.status < 200)
-        return "a message/http reply must be a final response (status 200-599)";
+      if (head.status < 200 || head.status > 599) return final_status_please(head.status);
       out.status = head.status;
       out.reason = std::string(head.reason);
       for (const http::field f : head.fields) {
@@ -49,7 +54,7 @@ std::string read_message(std::string_view message, web::response& out) {
     case http::event::body: out.body.append(s.data); break;
     case http::event::end:
       if (!message.empty()) return "the message/http body holds more than one response";
-      return {};
+      return std::nullopt;
     case http::event::error:
       return "the message/http body is not an HTTP/1.1 response: " +
              std::string(http::describe(parser.error()));
@@ -67,7 +72,8 @@ std::string read_message(std::string_view message, web::response& out) {
 }  // namespace
 
 //! [read_reply]
-std::string read_reply(const http::field_list& fields, std::string_view body, web::response& out) {
+std::optional<std::string> read_reply(const http::field_list& fields, std::string_view body,
+                                      web::response& out) {
   // TODO(ch10.5): turn the worker's reply into the client's response
   // Hint: message/http means the body is a response, bytes and all: chapter 2's
   //   response_parser can read it, fed the whole body at once. read_message() does

@@ -9,6 +9,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <ostream>
 #include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
 
@@ -52,14 +53,26 @@ std::optional<reply_address> parse_reply_to(std::string_view url) {
 
 worker::worker(worker_options options) : options_(std::move(options)) {}
 
+bool worker::may_reply_to(std::string_view host, const tcp::endpoint& forwarded_from) const {
+  if (host == forwarded_from.address().to_string()) return true;
+  return std::find(options_.reply_hosts.begin(), options_.reply_hosts.end(), host) !=
+         options_.reply_hosts.end();
+}
+
 //! [handle]
 web::response worker::handle(web::request& r) {
-  const auto reply_to = r.head.fields.find("X-Hub-Reply-To");
-  const auto to = parse_reply_to(reply_to.value_or(""));
-  if (!to) {
-    return web::text_response(400, "expected X-Hub-Reply-To: http://HOST:PORT/PATH (this is a "
-                                   "hub's backend), found \"" +
-                                       std::string(reply_to.value_or("")) + "\"\n");
+  const std::string_view reply_to = r.head.fields.find("X-Hub-Reply-To").value_or("");
+  const std::string_view id = r.head.fields.find("X-Hub-Request-Id").value_or("");
+  const auto to = parse_reply_to(reply_to);
+  // X-Hub-Reply-To is only a header field, which anyone who reaches the
+  // worker can write: a reply goes nowhere but to /reply/<this forward's
+  // id>, on the host the forward came from or one the worker was told of.
+  if (!to || id.empty() || to->path != "/reply/" + std::string(id) ||
+      !may_reply_to(to->host, r.peer)) {
+    return web::text_response(
+        400, "expected X-Hub-Reply-To: http://HOST:PORT/reply/<X-Hub-Request-Id>, HOST being the "
+             "hub the forward came from or a --reply-host; found \"" +
+                 std::string(reply_to) + "\"\n");
   }
   // The process outlives this request's buffer: it gets copies.
   proc::spawn([this, to = *to, message = describe(r, options_.name)] {

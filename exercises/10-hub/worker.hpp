@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rdv::hub {
 
@@ -31,6 +32,8 @@ std::optional<reply_address> parse_reply_to(std::string_view url);
 struct worker_options {
   std::chrono::milliseconds delay{0};  ///< how long to wait before replying (`--delay-ms`)
   std::string name;                    ///< how its replies name it (its listening address)
+  /// Hosts a reply may go to besides the one each forward came from (`--reply-host`).
+  std::vector<std::string> reply_hosts;
   std::ostream* log = nullptr;         ///< where failed replies are reported (nullptr: nowhere)
 };
 
@@ -43,10 +46,13 @@ public:
 
   /// Handles a forwarded request: answers 202 at once, and starts a process
   /// that, after the delay, posts a `message/http` reply describing the
-  /// request to its X-Hub-Reply-To. A request without one gets 400.
+  /// request to its X-Hub-Reply-To. That must be `/reply/<X-Hub-Request-Id>`
+  /// on the host the forward came from or one of options.reply_hosts;
+  /// anything else gets 400, and nothing is posted.
   web::response handle(web::request& r);
 
 private:
+  bool may_reply_to(std::string_view host, const boost::asio::ip::tcp::endpoint& forwarded_from) const;
   void post_reply(const reply_address& to, const std::string& message);
   std::optional<boost::asio::ip::tcp::endpoint> resolve(const reply_address& to);
 

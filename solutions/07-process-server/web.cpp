@@ -21,8 +21,9 @@ void write_head(const response& r, bool keep_alive, std::string& out) {
   out += r.reason.empty() ? http::reason_phrase(r.status) : std::string_view(r.reason);
   out += "\r\n";
   for (const auto& [name, value] : r.fields) append_field(out, name, value);
-  if (r.status >= 200 &&
-      r.status != 204) {  // 1xx and 204 have no body, and no length (RFC 9110 §8.6)
+  // 1xx and 204 have no body and no length (RFC 9110, 8.6); nor does a 304
+  // unless its writer gives the length the 200 would have had (chapter 8).
+  if (r.status >= 200 && r.status != 204 && (r.status != 304 || r.writer)) {
     out += "Content-Length: ";
     append_number(out, r.writer ? r.writer->length : r.body.size());
     out += "\r\n";

@@ -1,6 +1,7 @@
 #include "connection_pool.hpp"
 
 #include "after.hpp"
+#include "connection_buffer.hpp"
 #include "event_loop.hpp"
 #include "response_parser.hpp"
 #include "use_process.hpp"
@@ -8,7 +9,6 @@
 #include <boost/asio/write.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <deque>
 #include <optional>
 #include <string>
@@ -21,10 +21,6 @@ using proc::use_process;
 using clock = connection_pool::clock;
 
 namespace {
-
-// The most a response's head may take in a connection's buffer (as chapter
-// 7 allows a request's): the parser's limits, and room for the body's start.
-constexpr std::size_t max_buffer = http::limits{}.max_start_line + http::limits{}.max_head + 4096;
 
 // How long past the oldest request's deadline a line waits for its response
 // before it gives the connection up. Its requester stopped waiting at the
@@ -58,24 +54,18 @@ struct connection_pool::job {
   bool first = false;    // the first request written on its connection
 };
 
-struct connection_pool::done {
-  std::uint64_t ticket;
-  exchange_result result;
-};
-
 namespace {
 
 using line = connection_pool::line;
 using job = connection_pool::job;
 
-// A line's connection, and what it has read that the parser has not used.
+// A line's connection, and what it has read that the parser has not used
+// (chapter 7's buffer: nothing of a response is kept but its status).
 struct wire {
-  explicit wire(asio::io_context& io) : socket(io) {}
+  explicit wire(asio::io_context& io) : socket(io), in(http::limits{}) {}
   tcp::socket socket;
   http::response_parser parser;
-  std::vector<char> buffer = std::vector<char>(4096);
-  std::size_t filled = 0;      // bytes in buffer
-  std::size_t used = 0;        // of which the parser is done with these
+  web::connection_buffer in;
   std::size_t written = 0;     // requests written on this connection
   bool front_started = false;  // a byte of the oldest unanswered response came
   int status = 0;              // of the response being read, once its head is
@@ -137,8 +127,8 @@ boost::system::error_code write_batch(wire& w, std::deque<job>& waiting, std::si
 boost::system::error_code read_answers(line& l, wire& w, std::deque<job>& sent) {
   bool took = false;
   for (;;) {
-    const http::step s = w.parser.next({w.buffer.data() + w.used, w.filled - w.used});
-    w.used += s.used;
+    const http::step s = w.parser.next(w.in.unparsed());
+    w.in.used(s.used);
     switch (s.what) {
     case http::event::head:  // the views in head() are valid only now: take what we need
       w.status = w.parser.head().status;
@@ -152,26 +142,19 @@ boost::system::error_code read_answers(line& l, wire& w, std::deque<job>& sent) 
       finish(l, sent.front(), {{}, w.status});
       sent.pop_front();
       took = true;
-      w.front_started = w.used < w.filled;
+      w.in.next_message();
+      w.front_started = w.in.has_unparsed();
       if (!w.keeps_alive) return asio::error::eof;  // whatever follows is not to be trusted
-      if (sent.empty()) return w.used == w.filled ? boost::system::error_code() : not_http();
+      if (sent.empty()) return w.in.has_unparsed() ? not_http() : boost::system::error_code();
       w.parser.answering(sent.front().method);
       break;
     case http::event::error: return not_http();
     case http::event::need_more: {
-      // Keep the unused bytes (the parser wants them again, with more), at the front.
-      std::memmove(w.buffer.data(), w.buffer.data() + w.used, w.filled - w.used);
-      w.filled -= w.used;
-      w.used = 0;
       if (took) return {};
-      if (w.filled == w.buffer.size()) {
-        if (w.buffer.size() >= max_buffer) return not_http();
-        w.buffer.resize(std::min(2 * w.buffer.size(), max_buffer));
-      }
+      if (!w.in.make_room()) return not_http();  // a head beyond every limit
       boost::system::error_code ec;
       const std::size_t n = w.socket.async_read_some(
-          asio::buffer(w.buffer.data() + w.filled, w.buffer.size() - w.filled),
-          use_process.within(sent.front().deadline + patience - clock::now())[ec]);
+          w.in.room(), use_process.within(sent.front().deadline + patience - clock::now())[ec]);
       if (ec == asio::error::eof && w.status != 0 && w.front_started &&
           w.parser.finish_at_close()) {
         finish(l, sent.front(), {{}, w.status});  // the body ran until the close
@@ -179,7 +162,7 @@ boost::system::error_code read_answers(line& l, wire& w, std::deque<job>& sent) 
         w.front_started = false;
       }
       if (ec) return ec;
-      w.filled += n;
+      w.in.received(n);
       w.front_started = true;
     }
     }
@@ -312,13 +295,19 @@ std::shared_ptr<connection_pool::line> connection_pool::line_for(const tcp::endp
 //! [line_for]
 
 //! [exchange]
-exchange_result connection_pool::exchange(const tcp::endpoint& server, std::string_view request,
-                                          std::string_view method, clock::time_point deadline) {
+std::uint64_t connection_pool::send(const tcp::endpoint& server, std::string_view request,
+                                    std::string_view method, clock::time_point deadline) {
   const std::shared_ptr<line> l = line_for(server);
   const std::uint64_t ticket = ++next_ticket_;
   ++l->load;
   proc::send(l->driver,
              job{ticket, proc::self(), std::string(request), std::string(method), deadline});
+  return ticket;
+}
+
+exchange_result connection_pool::exchange(const tcp::endpoint& server, std::string_view request,
+                                          std::string_view method, clock::time_point deadline) {
+  const std::uint64_t ticket = send(server, request, method, deadline);
   std::optional<exchange_result> result;
   while (!result) {
     const bool in_time = proc::receive(

@@ -61,6 +61,13 @@ public:
   connection_pool(const connection_pool&) = delete;
   connection_pool& operator=(const connection_pool&) = delete;
 
+  /// How an exchange begun with send() ended, as the calling process gets it
+  /// (a message): `ticket` is what send() returned.
+  struct done {
+    std::uint64_t ticket;    ///< which exchange
+    exchange_result result;  ///< how it ended
+  };
+
   /// Sends `request` (a whole HTTP/1.1 request, framed) to `server` and reads
   /// the response to it, whose body it drops; `method` is the request's (a
   /// response to HEAD has no body). Gives up at `deadline`. A request that
@@ -70,13 +77,18 @@ public:
   exchange_result exchange(const boost::asio::ip::tcp::endpoint& server, std::string_view request,
                            std::string_view method, clock::time_point deadline);
 
+  /// Begins the same exchange and returns at once, with its ticket: the
+  /// result comes later to the calling process, as a `done` message, so that
+  /// the process can wait for other things as well (chapter 10's holds).
+  std::uint64_t send(const boost::asio::ip::tcp::endpoint& server, std::string_view request,
+                     std::string_view method, clock::time_point deadline);
+
   /// How many connections to `server` are open (or opening).
   std::size_t open(const boost::asio::ip::tcp::endpoint& server) const;
 
   /// \cond
   struct line;  // a connection and the process that drives it
   struct job;   // an exchange, as the line's mailbox holds it
-  struct done;  // how it ended, as the line tells its requester
   /// \endcond
 
 private:

@@ -7,17 +7,8 @@ namespace rdv::hub {
 
 namespace {
 
-void append_field(std::string& out, std::string_view name, std::string_view value) {
-  out += name;
-  out += ": ";
-  out += value;
-  out += "\r\n";
-}
-
-void append_number(std::string& out, std::uint64_t n) {
-  char digits[24];
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
-}
+using web::append_field;
+using web::append_number;
 
 // RFC 7239's node: an IPv4 address as it is, an IPv6 one quoted in brackets.
 std::string forwarded_for(const boost::asio::ip::tcp::endpoint& client) {
@@ -64,12 +55,16 @@ void write_forward(const web::request& r, const forward_tags& tags, std::string&
   //       X-Hub-Reply-To ends with the id. The client's body may have come chunked: how does
   //       the backend learn where it ends now?
   // HINT: An HTTP/1.0 request may have no Host field; HTTP/1.1 requires one.
+  //       And a client may name Host in its Connection field: a forward
+  //       always carries exactly one Host.
   // STUB: (void)fields; (void)tags; (void)&append_field; (void)&append_number;
   // STUB: (void)&forwarded_for;
+  append_field(out, "Host", fields.find("Host").value_or(tags.host));  // whatever Connection says
   for (const http::field f : fields) {
-    if (!is_hop_by_hop(f.name, fields) && !set_by_hub(f.name)) append_field(out, f.name, f.value);
+    if (!is_hop_by_hop(f.name, fields) && !set_by_hub(f.name) && !http::iequals(f.name, "Host")) {
+      append_field(out, f.name, f.value);
+    }
   }
-  if (!fields.find("Host")) append_field(out, "Host", tags.host);
   append_field(out, "X-Hub-Request-Id", tags.id);
   out += "X-Hub-Reply-To: ";
   out += tags.reply_to;
@@ -88,5 +83,42 @@ void write_forward(const web::request& r, const forward_tags& tags, std::string&
   // END EXERCISE
 }
 //! [write_forward]
+
+forward_attempts::forward_attempts(connection_pool& pool,
+                                   const std::vector<boost::asio::ip::tcp::endpoint>& backends,
+                                   std::size_t first, const web::request& request,
+                                   const forward_tags& tags,
+                                   std::chrono::milliseconds backend_timeout)
+    : pool_(pool), backends_(backends), next_(first), request_(request), tags_(tags),
+      backend_timeout_(backend_timeout) {}
+
+//! [ask_next]
+forward_attempts::state forward_attempts::ask_next(clock::time_point deadline) {
+  const auto left = deadline - clock::now();
+  if (asked_ == backends_.size() || left <= clock::duration::zero()) {
+    backend_deadline_ = clock::time_point::max();
+    return state_ = state::refused;
+  }
+  ++asked_;
+  const auto& backend = backends_[next_++ % backends_.size()];
+  // Its time: backend_timeout, and never more than half of what is left, so
+  // that the backends after it get their turn.
+  backend_deadline_ = clock::now() + std::min<clock::duration>(backend_timeout_, left / 2);
+  tags_.left = std::chrono::duration_cast<std::chrono::milliseconds>(left);
+  write_forward(request_, tags_, forward_);
+  ticket_ = pool_.send(backend, forward_, request_.head.method, backend_deadline_);
+  return state_ = state::pending;
+}
+//! [ask_next]
+
+forward_attempts::state forward_attempts::answered(const connection_pool::done& d,
+                                                   clock::time_point deadline) {
+  if (d.ticket != ticket_ || state_ != state::pending) return state_;  // an earlier attempt's
+  if (d.result.error) return ask_next(deadline);  // refused, reset, silent: the next one
+  backend_deadline_ = clock::time_point::max();
+  // Any status but 2xx: this backend saw the request and turned it down; the
+  // next would most likely do the same, and might do the job twice.
+  return state_ = d.result.status / 100 == 2 ? state::accepted : state::refused;
+}
 
 }  // namespace rdv::hub

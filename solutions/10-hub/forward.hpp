@@ -5,6 +5,7 @@
 /// the client's connection only, plus the X-Hub-* fields that tell the
 /// backend where the answer goes.
 
+#include "connection_pool.hpp"
 #include "http_fields.hpp"
 #include "web.hpp"
 
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rdv::hub {
 
@@ -38,9 +40,63 @@ bool is_hop_by_hop(std::string_view name, const http::field_list& fields);
 bool set_by_hub(std::string_view name);
 
 /// Writes into `out` (after clearing it) the HTTP/1.1 request that forwards
-/// `r` to a backend: r's method, target and end-to-end header fields, the
-/// X-Hub-* fields and `Forwarded` of `tags`, and r's body framed by
-/// Content-Length.
+/// `r` to a backend: r's method, target and end-to-end header fields, its
+/// Host (`tags.host` if it has none), the X-Hub-* fields and `Forwarded` of
+/// `tags`, and r's body framed by Content-Length.
 void write_forward(const web::request& r, const forward_tags& tags, std::string& out);
+
+/// A held request's forward, backend after backend: from the one the hub's
+/// round gives, each backend at most once, until one answers. Each gets
+/// `backend_timeout` to answer, and never more than half the time the
+/// client has left, so that one silent backend cannot use up the client's
+/// whole wait. The pool's answers come to the holding process as
+/// connection_pool::done messages, among the others it waits for.
+class forward_attempts {
+public:
+  /// The clock of deadlines.
+  using clock = std::chrono::steady_clock;
+  /// Where the forward stands.
+  enum class state {
+    pending,   ///< a backend is being asked
+    accepted,  ///< a backend answered 2xx: it has the job
+    refused,   ///< a backend answered otherwise, or none could be reached in time
+  };
+
+  /// The forward of `request`, which stays valid while this lives, with
+  /// `tags` (but `left`, written for each backend), to `backends` from
+  /// `first` on, through `pool`.
+  forward_attempts(connection_pool& pool,
+                   const std::vector<boost::asio::ip::tcp::endpoint>& backends, std::size_t first,
+                   const web::request& request, const forward_tags& tags,
+                   std::chrono::milliseconds backend_timeout);
+
+  /// Sends the forward to the next backend not asked yet, with the time
+  /// the client has left until `deadline`; refused if every one was asked.
+  state ask_next(clock::time_point deadline);
+  /// What a `done` means: accepted, refused, or (a failure to reach the
+  /// backend) the next one asked. A `done` of an earlier attempt changes
+  /// nothing.
+  state answered(const connection_pool::done& d, clock::time_point deadline);
+  /// The backend being asked has had its time: the next one is asked.
+  state backend_timed_out(clock::time_point deadline) { return ask_next(deadline); }
+  /// When the backend being asked has had its time; clock::time_point::max()
+  /// when none is being asked.
+  clock::time_point backend_deadline() const { return backend_deadline_; }
+  /// Where the forward stands now.
+  state where() const { return state_; }
+
+private:
+  connection_pool& pool_;
+  const std::vector<boost::asio::ip::tcp::endpoint>& backends_;
+  std::size_t next_;  // the next backend to ask, modulo their number
+  std::size_t asked_ = 0;
+  const web::request& request_;
+  forward_tags tags_;
+  std::chrono::milliseconds backend_timeout_;
+  std::string forward_;  // the request as it went to the backend being asked
+  std::uint64_t ticket_ = 0;
+  clock::time_point backend_deadline_ = clock::time_point::max();
+  state state_ = state::pending;
+};
 
 }  // namespace rdv::hub

@@ -52,15 +52,18 @@ web::response hub::front(web::request& r) {
   const auto deadline = clock::now() + *limit;
   pending_reply hold(ids_.next(),
                      stats_);  // registered before the forward: a reply may beat the 202
-  switch (forward(r, hold.id(), deadline)) {
-  case forwarding::refused: ++stats_.backend_errors; return web::text_response(502);
-  case forwarding::too_late: ++stats_.timed_out; return web::text_response(504);
-  case forwarding::accepted: ++stats_.forwarded; break;
-  }
+  forward_attempts forward(backends_, options_.backends, next_backend_++, r,
+                           {.id = hold.id(),
+                            .reply_to = options_.reply_to,
+                            .left = *limit,
+                            .client = r.peer,
+                            .host = options_.front_host},
+                           options_.backend_timeout);
   web::response answer;
-  switch (hold.wait(r.socket, deadline, answer)) {
+  switch (hold.wait(r.socket, deadline, answer, &forward)) {
   case hold_end::replied: ++stats_.replied; return answer;
   case hold_end::timed_out: ++stats_.timed_out; return web::text_response(504);
+  case hold_end::refused: ++stats_.backend_errors; return web::text_response(502);
   case hold_end::client_gone: break;
   }
   ++stats_.abandoned;
@@ -70,33 +73,6 @@ web::response hub::front(web::request& r) {
   return answer;
 }
 //! [front]
-
-//! [forward]
-// Sends the request to the backends in turn, from the next in the round,
-// each at most once, until one answers: accepted if that answer was 2xx.
-// When the deadline passes first, it is too late for any of them.
-hub::forwarding hub::forward(const web::request& r, std::string_view id,
-                             clock::time_point deadline) {
-  std::string request;
-  write_forward(
-      r,
-      {.id = id,
-       .reply_to = options_.reply_to,
-       .left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()),
-       .client = r.peer,
-       .host = options_.front_host},
-      request);
-  for (std::size_t tried = 0; tried < options_.backends.size(); ++tried) {
-    const auto& backend = options_.backends[next_backend_++ % options_.backends.size()];
-    const exchange_result answer = backends_.exchange(backend, request, r.head.method, deadline);
-    if (!answer.error) {  // any status but 2xx: refused, and no retry
-      return answer.status / 100 == 2 ? forwarding::accepted : forwarding::refused;
-    }
-    if (clock::now() >= deadline) return forwarding::too_late;
-  }
-  return forwarding::refused;  // every backend refused the connection or reset it
-}
-//! [forward]
 
 //! [reply_port]
 web::response hub::reply(web::request& r) {
@@ -128,8 +104,8 @@ web::response hub::take_reply(web::request& r) {
                                        std::string(r.head.target) + "\n");
   }
   web::response answer;
-  if (const std::string wrong = read_reply(r.head.fields, r.body, answer); !wrong.empty()) {
-    return web::text_response(400, wrong + "\n");
+  if (const auto wrong = read_reply(r.head.fields, r.body, answer)) {
+    return web::text_response(400, *wrong + "\n");
   }
   if (!deliver(id, std::move(answer))) {
     ++stats_.late_replies;

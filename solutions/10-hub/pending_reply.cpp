@@ -2,6 +2,7 @@
 
 #include "address.hpp"
 #include "after.hpp"
+#include "hangup_watch.hpp"
 #include "notify.hpp"
 
 #include <sys/socket.h>
@@ -68,8 +69,8 @@ void pending_reply::forget() {
 //! [forget]
 
 //! [wait]
-hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
-                             web::response& answer) {
+hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline, web::response& answer,
+                             forward_attempts* forward) {
   // The client's socket becomes readable when the client leaves, or sends
   // its next request; notify() turns that into a message to this process.
   const client_spoke mine{std::stoull(id_.substr(0, 16), nullptr, 16)};
@@ -78,6 +79,10 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
   };
   watch();
   std::optional<hold_end> end;
+  bool pipelined = false;  // the client's next request is here: the hang-up watch took over
+  if (forward && forward->ask_next(deadline) == forward_attempts::state::refused) {
+    end = hold_end::refused;
+  }
   while (!end) {
     proc::receive(
         [&](delivery& d) {
@@ -85,6 +90,8 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
           // HINT: A delivery is answered with a verdict to d.from: true when
           //       this client takes it. When must the name go, so that a
           //       second reply cannot also be taken?
+          // HINT: A worker may answer before the backend has (the forward is
+          //       still pending): the reply is no less the client's answer.
           // STUB: (void)d; (void)answer;
           if (d.id != id_) return void(proc::send(d.from, verdict{false}));  // not ours (never)
           answer = std::move(d.answer);
@@ -92,6 +99,14 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
           proc::send(d.from, verdict{true});
           end = hold_end::replied;
           // END EXERCISE
+        },
+        [&](const connection_pool::done& d) {
+          if (!forward) return;  // nothing forwarded here: not ours
+          switch (forward->answered(d, deadline)) {
+          case forward_attempts::state::accepted: ++stats_.forwarded; break;
+          case forward_attempts::state::refused: end = hold_end::refused; break;
+          case forward_attempts::state::pending: break;  // the next backend's turn, or stale news
+          }
         },
         [&](const proc::completed<client_spoke>& c) {
           // EXERCISE ch10.3: notice a held client that leaves, and only that
@@ -103,17 +118,38 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline,
           //       cost a round trip); its completion then arrives during a
           //       later hold of the same connection. What in the message
           //       tells a hold its own wait from a stale one?
-          // STUB: (void)c; (void)&peek_client; (void)watch;
+          // HINT: A client whose next request waits unread keeps its socket
+          //       readable: a wait for readability can no longer tell when it
+          //       leaves. Who can (see hangup_watch)?
+          // STUB: (void)c; (void)&peek_client; (void)watch; (void)pipelined;
           if (c.tag.hold != mine.hold) return;  // an earlier hold's wait: stale news
           switch (c.error ? peeked::left : peek_client(client)) {
           case peeked::left: end = hold_end::client_gone; break;
           case peeked::nothing: watch(); break;
-          case peeked::more_requests: break;  // still there; its next request waits its turn
+          case peeked::more_requests:  // still there; its next request waits its turn
+            proc::scheduler::current().use<hangup_watch>().watch(client, mine.hold);
+            pipelined = true;
+            break;
           }
           // END EXERCISE
         },
-        proc::after(deadline - clock::now(), [&] { end = hold_end::timed_out; }));
+        [&](const hung_up& h) {
+          if (h.tag == mine.hold) end = hold_end::client_gone;  // it pipelined, then left
+        },
+        proc::after(
+            std::min(deadline, forward ? forward->backend_deadline() : deadline) - clock::now(),
+            [&] {
+              if (clock::now() >= deadline) {
+                end = hold_end::timed_out;
+              } else if (forward->backend_timed_out(deadline) == forward_attempts::state::refused) {
+                end = hold_end::refused;  // every backend was asked, none answered in time
+              }
+            }));
   }
+  if (end == hold_end::replied && forward && forward->where() == forward_attempts::state::pending) {
+    ++stats_.forwarded;  // a worker answered before the backend did: a backend had the job
+  }
+  if (pipelined) proc::scheduler::current().use<hangup_watch>().forget(client);
   // The wait may stay armed: it completes when the client sends its next
   // request (or leaves), and the hold then (if any) drops it as stale.
   forget();

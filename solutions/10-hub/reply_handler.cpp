@@ -21,8 +21,14 @@ bool media_type_is(std::string_view content_type, std::string_view type) {
   return http::iequals(media, type);
 }
 
-// Parses a whole response, as message/http carries it, into `out`.
-std::string read_message(std::string_view message, web::response& out) {
+// What a reply whose status is not a final one (200-599) is told.
+std::string final_status_please(int status) {
+  return "a reply's status must be a final one, 200 to 599, not " + std::to_string(status);
+}
+
+// Parses a whole response, as message/http carries it, into `out`; says
+// why not, if it is not one.
+std::optional<std::string> read_message(std::string_view message, web::response& out) {
   http::response_parser parser;
   bool headed = false, closed = false;
   for (;;) {
@@ -32,8 +38,7 @@ std::string read_message(std::string_view message, web::response& out) {
     //! [relay_fields]
     case http::event::head: {  // head() views point into `message`, which stays put
       const http::response_head& head = parser.head();
-      if (head.status < 200)
-        return "a message/http reply must be a final response (status 200-599)";
+      if (head.status < 200 || head.status > 599) return final_status_please(head.status);
       out.status = head.status;
       out.reason = std::string(head.reason);
       for (const http::field f : head.fields) {
@@ -48,7 +53,7 @@ std::string read_message(std::string_view message, web::response& out) {
     case http::event::body: out.body.append(s.data); break;
     case http::event::end:
       if (!message.empty()) return "the message/http body holds more than one response";
-      return {};
+      return std::nullopt;
     case http::event::error:
       return "the message/http body is not an HTTP/1.1 response: " +
              std::string(http::describe(parser.error()));
@@ -66,29 +71,41 @@ std::string read_message(std::string_view message, web::response& out) {
 }  // namespace
 
 //! [read_reply]
-std::string read_reply(const http::field_list& fields, std::string_view body, web::response& out) {
+std::optional<std::string> read_reply(const http::field_list& fields, std::string_view body,
+                                      web::response& out) {
   // EXERCISE ch10.5: turn the worker's reply into the client's response
   // HINT: message/http means the body is a response, bytes and all: chapter
   //       2's response_parser can read it, fed the whole body at once.
   //       read_message() does that; which Content-Type values mean it?
   // HINT: Otherwise the body is the body. Where do its status and its
   //       Content-Type come from, and what makes X-Hub-Status invalid?
+  // HINT: Whichever the form, the client must get exactly one response.
+  //       Which statuses never have a body, and what would the client make
+  //       of the bytes of one sent after their head?
   // STUB: (void)fields; (void)body; (void)out; (void)&read_message; (void)&media_type_is;
   const std::string_view content_type = fields.find("Content-Type").value_or("");
-  if (media_type_is(content_type, "message/http")) return read_message(body, out);
-  out.status = 200;
-  if (const auto status = fields.find("X-Hub-Status")) {
-    const auto [end, ec] =
-        std::from_chars(status->data(), status->data() + status->size(), out.status);
-    if (ec != std::errc() || end != status->data() + status->size() || status->size() != 3 ||
-        out.status < 200 || out.status > 599) {
-      return "X-Hub-Status must be a final status code (200-599), not \"" + std::string(*status) +
-             '"';
+  if (media_type_is(content_type, "message/http")) {
+    if (auto wrong = read_message(body, out)) return wrong;
+  } else {
+    out.status = 200;
+    if (const auto status = fields.find("X-Hub-Status")) {
+      const auto [end, ec] =
+          std::from_chars(status->data(), status->data() + status->size(), out.status);
+      if (ec != std::errc() || end != status->data() + status->size() || status->size() != 3) {
+        return "X-Hub-Status must be three digits, not \"" + std::string(*status) + '"';
+      }
+      if (out.status < 200 || out.status > 599) return final_status_please(out.status);
     }
+    if (!content_type.empty()) out.fields.emplace_back("Content-Type", content_type);
+    out.body = body;
   }
-  if (!content_type.empty()) out.fields.emplace_back("Content-Type", content_type);
-  out.body = body;
-  return {};
+  // A 204 or 304 has no body (RFC 9110, 15.3.5 and 15.4.5): the hub would
+  // write the head, and the client read the body as a second response.
+  if ((out.status == 204 || out.status == 304) && !out.body.empty()) {
+    return "a " + std::to_string(out.status) + " response has no body; this one has " +
+           std::to_string(out.body.size()) + " bytes";
+  }
+  return std::nullopt;
   // END EXERCISE
 }
 //! [read_reply]

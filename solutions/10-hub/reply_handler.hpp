@@ -6,6 +6,7 @@
 #include "http_fields.hpp"
 #include "web.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,9 +17,12 @@ namespace rdv::hub {
 /// With `Content-Type: message/http`, the body is a whole HTTP/1.1 response:
 /// its status, reason, end-to-end header fields and body (decoded) are
 /// taken. With any other Content-Type, the body is the body, with that
-/// Content-Type and the status in `X-Hub-Status` (200 if absent). Returns ""
-/// if the reply is valid, or what is wrong with it (the worker gets 400).
-std::string read_reply(const http::field_list& fields, std::string_view body, web::response& out);
+/// Content-Type and the status in `X-Hub-Status` (200 if absent). Either
+/// way the status must be a final one (200-599), and a 204 or 304 must have
+/// no body. Returns what is wrong with the reply (the worker gets 400), or
+/// nothing if it is valid.
+std::optional<std::string> read_reply(const http::field_list& fields, std::string_view body,
+                                      web::response& out);
 
 /// Hands `answer` to the process registered as `id` and waits for its
 /// verdict. Returns true if that process took it for its client (the worker

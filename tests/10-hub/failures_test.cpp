@@ -5,6 +5,9 @@
 #include "request_id.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/slow_reader.hpp"
+
+#include <thread>
 
 #include <memory>
 
@@ -139,6 +142,83 @@ TEST(Stats, ReportsEveryCounterOfTheProtocol) {
     ASSERT_TRUE(stats.contains(counter)) << boost::json::serialize(stats);
     EXPECT_EQ(stats.at(counter).as_int64(), 0) << counter;
   }
+}
+
+TEST(Backends, ABackendThatNeverAnswersLosesItsTurnAfterTheBackendTimeout) {
+  explained_in("ch10-backends");
+  ch10::silent_backend silent;  // takes the connection and the request, and says nothing
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", silent.address(), "--backend", backend.address(),
+                 "--backend-timeout-ms", "200", "--timeout-ms", "10000"});
+  std::vector<std::unique_ptr<rdv::test::client>> held;
+  for (int i = 0; i < 10; ++i) {  // half of them are forwarded to the silent one first
+    held.push_back(std::make_unique<rdv::test::client>(hub.front()));
+    held.back()->send(ch10::get("/" + std::to_string(i)));
+  }
+  const std::vector<ch10::forwarded> forwards = backend.next(10);
+  for (const ch10::forwarded& f : forwards) {
+    EXPECT_EQ(ch10::post_reply(hub.replies(), f.id(), reply).status, 204) << f.target;
+  }
+  for (auto& c : held) {
+    EXPECT_EQ(c->read_response().status, 200)
+        << "a backend that has not answered a forward within --backend-timeout-ms has failed: "
+           "the next backend gets its turn, within the client's time\n"
+        << c->transcript();
+  }
+  EXPECT_EQ(hub.stat("forwarded"), 10);
+}
+
+TEST(Backends, EveryBackendSilentMeans502WellBeforeTheClientsTimeout) {
+  explained_in("ch10-backends");
+  ch10::silent_backend a, b;
+  ch10::hub hub({"--backend", a.address(), "--backend", b.address(), "--backend-timeout-ms", "200",
+                 "--timeout-ms", "60000"});
+  rdv::test::client c(hub.front());
+  c.send(ch10::get("/nobody"));
+  EXPECT_EQ(c.read_response().status, 502)
+      << "two backends, each 200 ms to answer: 502 long before the client's 60 s\n"
+      << c.transcript();
+  EXPECT_EQ(hub.stat("backend_errors"), 1);
+}
+
+TEST(Disconnect, AClientThatPipelinesThenLeavesIsForgottenAtOnce) {
+  explained_in("ch10-disconnect");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000"});
+  auto c = std::make_unique<rdv::test::client>(hub.front());
+  c->send(ch10::get("/first"));
+  const std::string id = backend.next().id();  // held now
+  c->send(ch10::get("/second"));  // its next request, which stays in the socket, unread
+  // Later — long enough for the hub to have seen the request come, and to
+  // know that it can no longer tell a leaving by the socket being readable —
+  // the client leaves.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  c.reset();
+  EXPECT_TRUE(hub.wait_for_stat("pending", 0))
+      << "a held client that pipelined and then left should be forgotten at once, not after "
+         "60 s: its socket stays readable, so only its hang-up can tell";
+  EXPECT_EQ(hub.stat("abandoned"), 1);
+  EXPECT_EQ(ch10::post_reply(hub.replies(), id, reply).status, 404) << "nobody waits for it";
+}
+
+TEST(SlowReaders, AClientThatTakesNoneOfItsAnswerIsDropped) {
+  explained_in("ch10-hostile");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--send-timeout-ms", "300"});
+  const std::string get = ch10::get("/big");
+  rdv::test::slow_reader reader(hub.front(), get, 16 * get.size());  // 16 requests, then silence
+  const std::string big = ch10::http_message("HTTP/1.1 200 OK", std::string(900 * 1024, 'b'));
+  // Answers far larger than the buffers between them, until the hub, stuck
+  // writing one, forwards no further request.
+  for (std::optional<ch10::forwarded> f = backend.next(); f;
+       f = backend.next_within(std::chrono::seconds(2))) {
+    if (ch10::post_reply(hub.replies(), f->id(), big).status != 204) break;
+  }
+  EXPECT_TRUE(reader.dropped_within(std::chrono::seconds(10)))
+      << "a client that reads none of its answers should be dropped once the hub's writes have "
+         "stalled for --send-timeout-ms\n"
+      << hub.output();
+  EXPECT_TRUE(hub.wait_for_stat("pending", 0)) << hub.output();
 }
 
 }  // namespace

@@ -98,4 +98,15 @@ TEST(Forward, TakesTheBackendsInTurn) {
   EXPECT_EQ(two.received(), 2u);
 }
 
+TEST(Forward, AHostThatConnectionNamesIsForwardedAllTheSame) {
+  explained_in("ch10-forward");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address()});
+  rdv::test::client c(hub.front());
+  c.send("GET /h HTTP/1.1\r\nHost: shop.example\r\nConnection: Host, keep-alive\r\n\r\n");
+  const ch10::forwarded f = backend.next();
+  EXPECT_EQ(f.count("Host"), 1u) << "a forward always carries one Host\n" << f.head();
+  EXPECT_EQ(f.field("Host"), "shop.example") << f.head();
+}
+
 }  // namespace

@@ -8,6 +8,8 @@
 
 #include <memory>
 
+#include <unistd.h>
+
 namespace ch10 {
 
 std::string forwarded::field(std::string_view name) const {
@@ -110,6 +112,14 @@ forwarded test_backend::next() {
   return f;
 }
 
+std::optional<forwarded> test_backend::next_within(std::chrono::milliseconds limit) {
+  std::unique_lock lock(mutex_);
+  if (!arrived_.wait_for(lock, limit, [&] { return !waiting_.empty(); })) return std::nullopt;
+  forwarded f = std::move(waiting_.front());
+  waiting_.pop_front();
+  return f;
+}
+
 std::vector<forwarded> test_backend::next(std::size_t n) {
   std::vector<forwarded> all;
   while (all.size() < n) all.push_back(next());
@@ -126,6 +136,16 @@ std::uint16_t refused_port() {
   boost::asio::ip::tcp::acceptor a(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
   return a.local_endpoint().port();  // closed when `a` goes: nothing listens there
 }
+
+silent_backend::silent_backend() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor a(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  a.listen(1024);
+  port_ = a.local_endpoint().port();
+  fd_ = a.release();  // it stays open, listening; nobody accepts
+}
+
+silent_backend::~silent_backend() { ::close(fd_); }
 
 hub::hub(std::vector<std::string> args)
     : program_([&] {

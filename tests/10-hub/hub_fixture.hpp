@@ -24,6 +24,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -80,6 +81,8 @@ public:
   forwarded next();
   // Waits for the next `n` forwarded requests.
   std::vector<forwarded> next(std::size_t n);
+  // The next forwarded request, if one comes within `limit`.
+  std::optional<forwarded> next_within(std::chrono::milliseconds limit);
   // How many requests have arrived so far (taken by next() or not).
   std::size_t received() const;
 
@@ -97,6 +100,23 @@ private:
 
 // A port on which nothing listens: connections to it are refused.
 std::uint16_t refused_port();
+
+// A backend that never answers: a socket that listens, so that the kernel
+// completes connections and takes the requests sent on them, but that no
+// one reads or answers.
+class silent_backend {
+public:
+  silent_backend();
+  ~silent_backend();
+  silent_backend(const silent_backend&) = delete;
+  silent_backend& operator=(const silent_backend&) = delete;
+  // "127.0.0.1:PORT", for --backend.
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+
+private:
+  int fd_ = -1;
+  std::uint16_t port_ = 0;
+};
 
 // The hub program, started with `--listen 127.0.0.1:0 --reply-listen
 // 127.0.0.1:0` and `args`.

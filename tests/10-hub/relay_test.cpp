@@ -135,4 +135,32 @@ TEST(Relay, RepliesNeedTheBearerTokenWhenOneIsSet) {
   EXPECT_EQ(c.read_response().body, "guarded") << c.transcript();
 }
 
+TEST(Relay, AReplyThatWouldSplitTheClientsResponseGets400AndTheClientWaitsOn) {
+  explained_in("ch10-relay");
+  held_client held;
+  const std::pair<const char*, int> bad_plain[] = {{"204 with a body", 204},
+                                                   {"304 with a body", 304}};
+  for (const auto& [what, status] : bad_plain) {
+    EXPECT_EQ(held.post("HTTP/1.1 200 OK\r\nSet-Cookie: forged=1\r\nContent-Length: 0\r\n\r\n",
+                        "text/plain", "X-Hub-Status: " + std::to_string(status) + "\r\n")
+                  .status,
+              400)
+        << what << ": the client would read the body as a second response";
+  }
+  EXPECT_EQ(held.post("x", "text/plain", "X-Hub-Status: 999\r\n").status, 400) << "status 999";
+  EXPECT_EQ(held.post("HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello").status, 400)
+      << "a message/http 204 with a body";
+  EXPECT_EQ(held.post("HTTP/1.1 999 Nine\r\nContent-Length: 0\r\n\r\n").status, 400)
+      << "a message/http status beyond 599";
+  EXPECT_EQ(held.post("HTTP/1.1 204 No Content\r\n\r\n").status, 204) << "a 204 as it should be";
+  const auto r = held.client.read_response();
+  EXPECT_EQ(r.status, 204) << held.client.transcript();
+  held.client.send(ch10::get("/next"));  // one response only: the next request is answered in turn
+  EXPECT_EQ(ch10::post_reply(held.hub.replies(), held.backend.next().id(),
+                             ch10::http_message("HTTP/1.1 200 OK", "next"))
+                .status,
+            204);
+  EXPECT_EQ(held.client.read_response().body, "next") << held.client.transcript();
+}
+
 }  // namespace

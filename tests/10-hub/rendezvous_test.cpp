@@ -5,7 +5,9 @@
 #include "rdv/test/book.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <unordered_map>
 
@@ -141,6 +143,54 @@ TEST(Rendezvous, RepliesForUnknownOrMalformedIdsAreRefused) {
   const auto r = c.read_response();
   EXPECT_EQ(r.status, 405) << c.transcript();
   EXPECT_EQ(r.field("Allow"), "POST") << c.transcript();
+}
+
+TEST(Rendezvous, RepliesForDifferentIdsDoNotWaitForEachOther) {
+  explained_in("ch10-rendezvous");
+  // The backend holds its 202 back until the test lets it go: the forward is
+  // still pending when the worker posts the reply, and a reply for another
+  // id pipelined behind it. The held client takes its reply at once, so the
+  // worker hears 204, then 404 for the other, without waiting for the 202.
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::string id;  // the forward's, as the backend holds it
+  bool go = false;
+  ch10::test_backend backend(202, [&](const ch10::forwarded& f) {
+    std::unique_lock lock(mutex);
+    id = f.id();
+    changed.notify_all();
+    changed.wait_for(lock, std::chrono::seconds(20), [&] { return go; });
+  });
+  const auto release = [&] {
+    {
+      const std::lock_guard lock(mutex);
+      go = true;
+    }
+    changed.notify_all();
+  };
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "30000"});
+  rdv::test::client c(hub.front());
+  c.send(ch10::get("/a"));
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(10), [&] { return !id.empty(); }))
+        << "the forward did not reach the backend";
+  }
+  rdv::test::client worker(hub.replies(), std::chrono::seconds(5));
+  worker.send(ch10::reply_request(id, ch10::http_message(ok, "the answer")) +
+              ch10::reply_request(std::string(32, 'f'), ch10::http_message(ok, "nobody's")));
+  int verdicts[2] = {};
+  try {
+    for (int& v : verdicts) v = worker.read_response().status;
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
+  EXPECT_EQ(verdicts[0], 204) << "the held client takes its reply before the backend's 202\n"
+                              << worker.transcript();
+  EXPECT_EQ(verdicts[1], 404) << worker.transcript();
+  EXPECT_EQ(c.read_response().body, "the answer") << c.transcript();
 }
 
 }  // namespace

@@ -100,4 +100,40 @@ TEST(HubAndWorker, AClientGetsTheWorkersAnswer) {
   EXPECT_EQ(hub.stat("replied"), 2);
 }
 
+// A forward whose X-Hub-Reply-To is `reply_to`, for the id `id`.
+std::string forward_with(std::string_view reply_to) {
+  return "POST /x HTTP/1.1\r\nHost: hub\r\nX-Hub-Request-Id: " + id +
+         "\r\nX-Hub-Reply-To: " + std::string(reply_to) + "\r\nContent-Length: 0\r\n\r\n";
+}
+
+TEST(Worker, PostsRepliesOnlyToTheForwardsOwnReplyAddress) {
+  explained_in("ch10-worker");
+  ch10::test_backend replies(204);  // plays the hub's reply port, and counts what it gets
+  rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
+  const ch10::watching crashes(worker);
+  rdv::test::client c(worker.port("backend"));
+  const std::string port = std::to_string(replies.port());
+  for (const std::string& bad :
+       {"http://127.0.0.1:" + port + "/internal/admin?do=it",             // not a reply at all
+        "http://127.0.0.1:" + port + "/reply/ffffffffffffffffffffffffffffffff",  // another id
+        "http://127.0.0.2:" + port + "/reply/" + id}) {  // a host the forward did not come from
+    c.send(forward_with(bad));
+    EXPECT_EQ(c.read_response().status, 400) << bad << "\n" << c.transcript();
+  }
+  c.send(forward(replies.port(), "/fine"));
+  EXPECT_EQ(c.read_response().status, 202) << c.transcript();
+  EXPECT_EQ(replies.next().target, "/reply/" + id);
+  EXPECT_EQ(replies.received(), 1u) << "the refused forwards must have posted nothing";
+}
+
+TEST(Worker, RepliesToAHostGivenWithReplyHost) {
+  explained_in("ch10-worker");
+  rdv::test::program worker(rdv::test::built_program("worker"),
+                            {"--listen", "127.0.0.1:0", "--reply-host", "127.0.0.2"});
+  rdv::test::client c(worker.port("backend"));
+  c.send(forward_with("http://127.0.0.2:9/reply/" + id));
+  EXPECT_EQ(c.read_response().status, 202) << "--reply-host 127.0.0.2 allows it\n"
+                                           << c.transcript();
+}
+
 }  // namespace
