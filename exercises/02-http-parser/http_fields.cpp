@@ -5,17 +5,8 @@
 
 namespace rdv::http {
 
-namespace {
-
-}  // namespace
-
 bool has_token(std::string_view list, std::string_view token) {
-  while (!list.empty()) {
-    const auto comma = std::min(list.find(','), list.size());
-    if (iequals(trim_ows(list.substr(0, comma)), token)) return true;
-    list.remove_prefix(std::min(comma + 1, list.size()));
-  }
-  return false;
+  return any_element(list, [token](std::string_view element) { return iequals(element, token); });
 }
 
 //! [parse_field_line]

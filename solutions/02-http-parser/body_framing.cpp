@@ -7,18 +7,16 @@ namespace rdv::http {
 
 namespace {
 
-// Calls `each` with every non-empty element of the comma-separated `list`,
-// trimmed, until it returns an error.
+// Calls `each` with every element of the comma-separated `list` (see
+// any_element()) until it returns an error, and returns that.
 template <class Each>
 parse_error for_each_element(std::string_view list, Each each) {
-  while (!list.empty()) {
-    const auto comma = std::min(list.find(','), list.size());
-    if (const auto element = trim_ows(list.substr(0, comma)); !element.empty()) {
-      if (const parse_error e = each(element); e != parse_error::none) return e;
-    }
-    list.remove_prefix(std::min(comma + 1, list.size()));
-  }
-  return parse_error::none;
+  parse_error error = parse_error::none;
+  any_element(list, [&](std::string_view element) {
+    error = each(element);
+    return error != parse_error::none;
+  });
+  return error;
 }
 
 }  // namespace

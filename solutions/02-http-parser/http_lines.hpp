@@ -40,6 +40,28 @@ constexpr std::string_view trim_ows(std::string_view s) {
   return s;
 }
 
+/// Calls `each` with every element of the comma-separated list `list` (RFC
+/// 9110, 5.6.1): split at the commas outside quoted strings, trimmed of
+/// optional whitespace, empty elements skipped (`a, , b` has two). Stops as
+/// soon as `each` returns true, and returns whether it did.
+template <class Each>
+constexpr bool any_element(std::string_view list, Each each) {
+  bool quoted = false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= list.size(); ++i) {
+    if (i < list.size() && quoted && list[i] == '\\') {
+      ++i;  // a quoted-pair: the next byte is taken as it is
+    } else if (i < list.size() && list[i] == '"') {
+      quoted = !quoted;
+    } else if (i == list.size() || (list[i] == ',' && !quoted)) {
+      const std::string_view element = trim_ows(list.substr(start, i - start));
+      if (!element.empty() && each(element)) return true;
+      start = i + 1;
+    }
+  }
+  return false;
+}
+
 /// The first byte in [p, end) that may not appear inside a line: a control
 /// character other than HTAB (CR and LF included), or DEL. Returns `end` if
 /// there is none. Bytes 0x80-0xFF (obs-text) may appear.

@@ -6,29 +6,19 @@ namespace rdv::http {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // Whether `match(opaque_tag, weak)` holds for an entity tag of `list`. A tag
-// may hold commas, so the list is read tag by tag, not split at commas; a
-// malformed list matches nothing.
+// may hold commas, which any_element() leaves inside its quotes; a list with
+// an element that is not an entity tag matches nothing.
 template <class Match>
 bool any_tag(std::string_view list, Match match) {
-  std::size_t i = 0;
-  for (;;) {
-    while (i < list.size() && (list[i] == ' ' || list[i] == '\t' || list[i] == ',')) ++i;
-    if (i == list.size()) return false;
-    const bool weak = list.substr(i, 2) == "W/";
-    if (weak) i += 2;
-    if (i >= list.size() || list[i] != '"') return false;
-    const auto close = list.find('"', i + 1);
-    if (close == std::string_view::npos) return false;
-    if (match(list.substr(i, close - i + 1), weak)) return true;
-    i = close + 1;
-  }
+  bool malformed = false;
+  const bool found = any_element(list, [&](std::string_view element) {
+    const bool weak = element.starts_with("W/");
+    const std::string_view tag = weak ? element.substr(2) : element;
+    malformed = tag.size() < 2 || tag.front() != '"' || tag.find('"', 1) != tag.size() - 1;
+    return malformed || match(tag, weak);
+  });
+  return found && !malformed;
 }
 
 std::string_view opaque(std::string_view etag) {
@@ -43,12 +33,12 @@ conditions conditions::of(const field_list& fields) {
 }
 
 bool weak_match(std::string_view list, std::string_view etag) {
-  if (trim(list) == "*") return true;
+  if (trim_ows(list) == "*") return true;
   return any_tag(list, [&](std::string_view tag, bool) { return tag == opaque(etag); });
 }
 
 bool strong_match(std::string_view list, std::string_view etag) {
-  if (trim(list) == "*") return true;
+  if (trim_ows(list) == "*") return true;
   if (etag.starts_with("W/")) return false;
   return any_tag(list, [&](std::string_view tag, bool weak) { return !weak && tag == etag; });
 }
@@ -82,7 +72,7 @@ precondition evaluate(const conditions& c, bool get_or_head, const validators& v
 
 bool range_still_applies(const conditions& c, const validators& v) {
   if (!c.if_range) return true;
-  const std::string_view value = trim(*c.if_range);
+  const std::string_view value = trim_ows(*c.if_range);
   if (value.starts_with('"') || value.starts_with("W/"))
     return value == v.etag && !value.starts_with("W/");
   const auto date = parse_http_date(value);

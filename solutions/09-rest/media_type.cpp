@@ -20,22 +20,6 @@ std::string lowercase(std::string_view s) {
   return out;
 }
 
-// Splits `list` at commas that are not inside a quoted string.
-std::vector<std::string_view> elements(std::string_view list) {
-  std::vector<std::string_view> out;
-  bool quoted = false;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (list[i] == '"' && (i == 0 || list[i - 1] != '\\')) quoted = !quoted;
-    if (list[i] == ',' && !quoted) {
-      out.push_back(list.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  out.push_back(list.substr(start));
-  return out;
-}
-
 // A parameter value: a token, or a quoted-string (returned without its quotes).
 bool parse_value(std::string_view text, std::string& out) {
   if (is_token(text)) {
@@ -120,15 +104,15 @@ bool parse_media_range(std::string_view text, media_range& out) {
 
 accept_list parse_accept(std::string_view value) {
   accept_list list;
-  for (const auto element : elements(value)) {
-    if (http::trim_ows(element).empty()) continue;  // "a, , b" has an empty element: allowed
+  http::any_element(value, [&list](std::string_view element) {  // "a, , b": two elements
     media_range range;
     if (parse_media_range(element, range)) {
       list.ranges.push_back(std::move(range));
     } else {
       list.malformed = true;
     }
-  }
+    return false;  // all of them
+  });
   return list;
 }
 
