@@ -116,7 +116,10 @@ def write(number: str, name: str) -> int:
     from course import chapters
     chapter = chapters.find(number)
     folder = chapter.solution_dir.relative_to(ROOT)
-    diff = subprocess.run(["git", "diff", f"--relative={folder}", "--", str(folder)], cwd=ROOT,
+    # The patches themselves live under the folder: leave them out of both
+    # the diff and the undo, or the undo would throw away the new patch.
+    paths = ["--", str(folder), f":(exclude){folder}/further"]
+    diff = subprocess.run(["git", "diff", f"--relative={folder}", *paths], cwd=ROOT,
                           capture_output=True, text=True, check=True).stdout
     diff = "".join(line + "\n" for line in diff.splitlines() if not line.startswith("index "))
     if not diff.strip():
@@ -125,7 +128,7 @@ def write(number: str, name: str) -> int:
     target = chapter.solution_dir / "further" / f"{name}.patch"
     target.parent.mkdir(exist_ok=True)
     target.write_text(diff)
-    subprocess.run(["git", "checkout", "--", str(folder)], cwd=ROOT, check=True)
+    subprocess.run(["git", "checkout", *paths], cwd=ROOT, check=True)
     print(f"wrote {target.relative_to(ROOT)}; {folder} is back as committed")
     return 0
 

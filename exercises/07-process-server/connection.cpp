@@ -146,7 +146,7 @@ bool answer(connection& c, const handler& handle) {
   // TODO(ch07.1): answer the request, and decide whether the connection goes on
   // Hint: The handler runs right here, in this connection's process. What does it need
   //   to see of the request? (more: ./course hint 07 1)
-  (void)c; (void)handle; (void)send_response;
+  (void)c; (void)handle; (void)send_response; (void)drop;
   throw rdv::todo("ch07.1", "answer the request, and decide whether the connection goes on");
 }
 //! [answer]
@@ -185,6 +185,13 @@ bool send_all(tcp::socket& socket, std::initializer_list<std::string_view> piece
   return true;
 }
 //! [send_all]
+
+body_writer announced_length(std::uint64_t length) {
+  return {length,
+          [](tcp::socket& socket, std::string_view head, std::chrono::milliseconds patience) {
+            return send_all(socket, {head}, patience);
+          }};
+}
 
 void close_gracefully(tcp::socket& socket) {
   boost::system::error_code ec;

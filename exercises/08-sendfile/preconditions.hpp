@@ -50,9 +50,10 @@ enum class precondition {
 
 /// Evaluates `c` against the file's current `v` in the order of RFC 9110
 /// §13.2.2: If-Match, else If-Unmodified-Since (412 when false); then
-/// If-None-Match, else If-Modified-Since — both only for GET and HEAD
-/// (`get_or_head`), both 304 when the client's copy is current. A date that
-/// does not parse is ignored, as the RFC says.
+/// If-None-Match, for any method: when it matches, 304 to GET and HEAD
+/// (`get_or_head`) and 412 to the others; else If-Modified-Since, for GET and
+/// HEAD only, 304 when the client's copy is current. A date that does not
+/// parse is ignored, as the RFC says.
 precondition evaluate(const conditions& c, bool get_or_head, const validators& v);
 
 /// Whether a Range field may be honoured given If-Range: yes without one;

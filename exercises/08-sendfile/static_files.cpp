@@ -1,8 +1,8 @@
 #include "static_files.hpp"
 
 #include "async_sendfile.hpp"
-#include "connection.hpp"
 #include "byte_range.hpp"
+#include "connection.hpp"
 #include "content_type.hpp"
 #include "http_date.hpp"
 #include "preconditions.hpp"
@@ -58,9 +58,8 @@ void cork(tcp::socket& socket, bool in) {
 // client taking less than this per send timeout has stalled.
 constexpr std::uint64_t file_step = 256 * 1024;
 
-// Sends the head and then the file's bytes, packed as `pack` says, in the
-// connection's process; false if the client stalled or left.
-bool send_body(tcp::socket& socket, std::string_view head, const file_body& body, packing pack,
+// Sends a response's head as `pack` says (the first half of send_body()).
+bool send_head(tcp::socket& socket, std::string_view head, packing pack,
                std::chrono::milliseconds patience) {
   if (pack == packing::nagle || pack == packing::cork) {
     boost::system::error_code ignored;  // chapter 7 turns Nagle off; these two want it on
@@ -69,22 +68,36 @@ bool send_body(tcp::socket& socket, std::string_view head, const file_body& body
   if (pack == packing::cork) cork(socket, true);
   // joined: with MSG_MORE, the kernel holds the head until the file's first
   // bytes can join it in one packet.
-  if (!web::send_all(socket, {head}, patience, pack == packing::joined ? MSG_MORE : 0)) return false;
+  return web::send_all(socket, {head}, patience, pack == packing::joined ? MSG_MORE : 0);
+}
+
+// Sends `count` bytes of the body's file from `offset` (the second half).
+bool send_bytes(tcp::socket& socket, const file_body& body, std::uint64_t offset,
+                std::uint64_t count, std::chrono::milliseconds patience) {
   boost::system::error_code ec;
-  for (std::uint64_t done = 0; !ec && done < body.count;) {
-    const std::uint64_t step = std::min(file_step, body.count - done);
+  for (std::uint64_t done = 0; !ec && done < count;) {
+    const std::uint64_t step = std::min(file_step, count - done);
     if (body.use_sendfile) {
-      async_sendfile(socket, body.file.get(), body.offset + done, step,
+      async_sendfile(socket, body.file.get(), offset + done, step,
                      proc::use_process.within(patience)[ec]);
     } else {
-      copy_file(socket, body.file.get(), body.offset + done, step, body.copy_buffer, patience, ec);
+      copy_file(socket, body.file.get(), offset + done, step, body.copy_buffer, patience, ec);
     }
     done += step;
   }
-  if (pack == packing::cork) cork(socket, false);
-  // On an error the Content-Length sent cannot be kept (the file shrank, or
-  // the client left or stalled): the server drops the connection.
   return !ec;
+}
+
+// Sends the head and then the file's bytes, packed as `pack` says, in the
+// connection's process; false if the client stalled or left. On an error the
+// Content-Length sent cannot be kept (the file shrank, or the client left or
+// stalled), and chapter 7 drops the connection.
+bool send_body(tcp::socket& socket, std::string_view head, const file_body& body, packing pack,
+               std::chrono::milliseconds patience) {
+  const bool sent = send_head(socket, head, pack, patience) &&
+                    send_bytes(socket, body, body.offset, body.count, patience);
+  if (pack == packing::cork) cork(socket, false);
+  return sent;
 }
 //! [send_body]
 
@@ -198,13 +211,9 @@ response file_server::answer_with_file(web::request& request, file_handle file,
   case http::precondition::proceed: break;
   case http::precondition::failed: return text_response(412);
   case http::precondition::not_modified:
-    // No content, but a Content-Length, if any, must be the 200's: so the
-    // length is the file's and the body hook sends nothing.
+    // No content, but a Content-Length, if any, must be the 200's.
     r.status = 304;
-    r.writer = web::body_writer{
-        size, [](tcp::socket& socket, std::string_view head, std::chrono::milliseconds patience) {
-          return web::send_all(socket, {head}, patience);
-        }};
+    r.writer = web::announced_length(size);
     return r;
   }
   r.fields.emplace_back("Content-Type", content_type_for(name));
@@ -226,9 +235,10 @@ response file_server::answer_with_file(web::request& request, file_handle file,
     body->count = range.last - range.first + 1;
   }
   r.writer = web::body_writer{
-      body->count, [body, pack = body->count > 0 ? options_.pack : packing::separate](
-                       tcp::socket& socket, std::string_view head, std::chrono::milliseconds patience) {
-        return send_body(socket, head, *body, pack, patience);
+      body->count,
+      [body, pack = body->count > 0 ? options_.pack : packing::separate](
+          tcp::socket& socket, std::string_view out, std::chrono::milliseconds patience) {
+        return send_body(socket, out, *body, pack, patience);
       }};
   return r;
 }

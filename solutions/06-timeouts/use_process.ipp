@@ -83,7 +83,8 @@ auto boost::asio::async_result<rdv::proc::use_process_t, void(Args...)>::initiat
   event_loop& loop = node.use<event_loop>();
   // EXERCISE ch06.2: start the operation with a handler that wakes this process, and wait
   // HINT: Everything the operation needs can live on this process's stack,
-  //       because the process waits here until the handler has run. Which
+  //       because the process waits here until the handler has run: the
+  //       results' slot is a detail::completion (use_process.hpp). Which
   //       wait_ticket says which wait the handler may end?
   // HINT: `initiation` starts the operation; give it the handler first, then
   //       `args`. What does the process do next, and what must it give back

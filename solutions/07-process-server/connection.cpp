@@ -162,7 +162,10 @@ bool answer(connection& c, const handler& handle) {
   // HINT: Which requests keep the connection open (chapter 2 has a function
   //       for it), and what may the response say about it? A HEAD request
   //       gets the head of the response only.
-  // STUB: (void)c; (void)handle; (void)send_response;
+  // HINT: An answer that could not be sent means a client that left or
+  //       stopped reading: which of the two ways to end a connection here
+  //       leaves the kernel nothing to keep trying?
+  // STUB: (void)c; (void)handle; (void)send_response; (void)drop;
   request req{c.parser.head(), c.body, c.socket, c.peer};
   const response r = handle(req);
   const bool keep_alive = http::keeps_alive(c.parser.head()) && !r.close;
@@ -210,6 +213,13 @@ bool send_all(tcp::socket& socket, std::initializer_list<std::string_view> piece
   return true;
 }
 //! [send_all]
+
+body_writer announced_length(std::uint64_t length) {
+  return {length,
+          [](tcp::socket& socket, std::string_view head, std::chrono::milliseconds patience) {
+            return send_all(socket, {head}, patience);
+          }};
+}
 
 void close_gracefully(tcp::socket& socket) {
   boost::system::error_code ec;

@@ -46,6 +46,11 @@ struct body_writer {
       send;
 };
 
+/// The writer of an answer with no body that announces `length` bytes all
+/// the same: a 304 Not Modified carries the Content-Length its 200 would
+/// have had (RFC 9110 §8.6), if it carries one at all.
+body_writer announced_length(std::uint64_t length);
+
 /// The answer to a request. The server adds Content-Length and Connection.
 struct response {
   int status = 200;                                         ///< the status code

@@ -1,8 +1,8 @@
 #include "static_files.hpp"
 
 #include "async_sendfile.hpp"
-#include "connection.hpp"
 #include "byte_range.hpp"
+#include "connection.hpp"
 #include "content_type.hpp"
 #include "http_date.hpp"
 #include "preconditions.hpp"
@@ -211,13 +211,9 @@ response file_server::answer_with_file(web::request& request, file_handle file,
   case http::precondition::proceed: break;
   case http::precondition::failed: return text_response(412);
   case http::precondition::not_modified:
-    // No content, but a Content-Length, if any, must be the 200's: so the
-    // length is the file's and the body hook sends nothing.
+    // No content, but a Content-Length, if any, must be the 200's.
     r.status = 304;
-    r.writer = web::body_writer{
-        size, [](tcp::socket& socket, std::string_view head, std::chrono::milliseconds patience) {
-          return web::send_all(socket, {head}, patience);
-        }};
+    r.writer = web::announced_length(size);
     return r;
   }
   r.fields.emplace_back("Content-Type", content_type_for(name));
@@ -239,9 +235,10 @@ response file_server::answer_with_file(web::request& request, file_handle file,
     body->count = range.last - range.first + 1;
   }
   r.writer = web::body_writer{
-      body->count, [body, pack = body->count > 0 ? options_.pack : packing::separate](
-                       tcp::socket& socket, std::string_view head, std::chrono::milliseconds patience) {
-        return send_body(socket, head, *body, pack, patience);
+      body->count,
+      [body, pack = body->count > 0 ? options_.pack : packing::separate](
+          tcp::socket& socket, std::string_view out, std::chrono::milliseconds patience) {
+        return send_body(socket, out, *body, pack, patience);
       }};
   return r;
 }

@@ -5,6 +5,7 @@
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
 #include "rdv/test/escape.hpp"
+#include "rdv/test/program.hpp"
 
 #include <gtest/gtest.h>
 
@@ -101,7 +102,7 @@ protected:
             [&acceptor](asio::yield_context yield) { rdv::keepalive::accept(acceptor, yield); },
             rdv::rethrow);
       },
-      {"./course run 01", 8081}};
+      {rdv::test::course_run("01"), 8081}};
 
   // Reads one response and checks it is the seven-byte answer.
   static void expect_seven_bytes(rdv::test::client& c, std::string_view connection) {

@@ -6,6 +6,7 @@
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
 #include "rdv/test/escape.hpp"
+#include "rdv/test/program.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -79,7 +80,7 @@ protected:
             [&acceptor](asio::yield_context yield) { rdv::echo::accept(acceptor, yield, {}); },
             rdv::rethrow);
       },
-      {"./course run 02", 8082}};
+      {rdv::test::course_run("02"), 8082}};
 
   // Reads one answer and returns its JSON.
   static json::value read_json(rdv::test::client& c) {

@@ -6,6 +6,7 @@
 #include "processes.hpp"
 
 #include "rdv/test/client.hpp"
+#include "rdv/test/program.hpp"
 #include "rdv/test/server_thread.hpp"
 #include "rdv/test/shared_log.hpp"
 
@@ -31,19 +32,20 @@ struct server {
   rdv::test::server_thread thread;
 
   explicit server(rdv::web::handler handle = seven_bytes, rdv::web::server_options options = {})
-      : thread(rdv::test::server_thread::thread_starter(
-                   [this, handle = std::move(handle), options](boost::asio::io_context& io,
-                                                               boost::asio::ip::tcp::acceptor& acceptor) mutable {
-                     auto node = std::make_shared<rdv::proc::scheduler>(
-                         rdv::proc::scheduler_options{.crash_log = nullptr});
-                     rdv::proc::run_in(io, *node);
-                     options.log = &log;
-                     node->spawn([&acceptor, handle, options] {
-                       rdv::web::accept_connections(acceptor, handle, options);
-                     });
-                     return std::shared_ptr<void>(node);
-                   }),
-               {"./course run 07", 8087}) {}
+      : thread(
+            rdv::test::server_thread::thread_starter(
+                [this, handle = std::move(handle), options](
+                    boost::asio::io_context& io, boost::asio::ip::tcp::acceptor& acceptor) mutable {
+                  auto node = std::make_shared<rdv::proc::scheduler>(
+                      rdv::proc::scheduler_options{.crash_log = nullptr});
+                  rdv::proc::run_in(io, *node);
+                  options.log = &log;
+                  node->spawn([&acceptor, handle, options] {
+                    rdv::web::accept_connections(acceptor, handle, options);
+                  });
+                  return std::shared_ptr<void>(node);
+                }),
+            {rdv::test::course_run("07"), 8087}) {}
 };
 
 inline std::string lowercase(std::string text) {

@@ -240,6 +240,25 @@ TEST(ProcessServer, Answers204WithoutContentLength) {
   EXPECT_EQ(c.read_response().status, 204) << c.transcript();
 }
 
+TEST(ProcessServer, Answers304WithTheLengthItsWriterAnnouncesAndNoBody) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request&) {
+    rdv::web::response answer;
+    answer.status = 304;
+    answer.writer = rdv::web::announced_length(1234);
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  c.send(get);
+  const auto r = c.read_response(true);  // a 304 has no body, whatever its length says
+  EXPECT_EQ(r.status, 304) << c.transcript();
+  EXPECT_EQ(r.field("Content-Length"), "1234")
+      << "a 304's Content-Length is the one its 200 would have had\n"
+      << c.transcript();
+  c.send(get);  // no body bytes in between
+  EXPECT_EQ(c.read_response(true).status, 304) << c.transcript();
+}
+
 TEST(ProcessServer, AnswersHeadWithoutABody) {
   explained_in("ch07-connection");
   ch07::server s;

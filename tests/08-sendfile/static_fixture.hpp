@@ -10,6 +10,7 @@
 
 #include "rdv/test/client.hpp"
 #include "rdv/test/escape.hpp"
+#include "rdv/test/program.hpp"
 #include "rdv/test/server_thread.hpp"
 #include "rdv/test/shared_log.hpp"
 
@@ -50,12 +51,11 @@ struct server {
                          rdv::proc::scheduler_options{.crash_log = nullptr});
                      rdv::proc::run_in(io, *node);
                      node->spawn([&acceptor, handle, this] {
-                       rdv::web::accept_connections(acceptor, handle,
-                                                    {.log = &log});
+                       rdv::web::accept_connections(acceptor, handle, {.log = &log});
                      });
                      return std::shared_ptr<void>(node);
                    }),
-               {"./course run 08 --root DIR", 8000}) {}
+               {rdv::test::course_run("08", "--root DIR"), 8000}) {}
 };
 
 // What download() got: the response head, the body bytes after it, and

@@ -8,6 +8,7 @@
 #include "acceptor.hpp"
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
+#include "rdv/test/program.hpp"
 #include "rdv/test/server_thread.hpp"
 
 #include <boost/json.hpp>
@@ -36,7 +37,7 @@ struct rest_server {
             });
             return std::shared_ptr<void>(node);
           }),
-      {"./course run 09", 8089}};
+      {rdv::test::course_run("09"), 8089}};
 
   // Sends one request and reads its response (to HEAD: without a body).
   rdv::test::response ask(std::string_view request, bool head = false) {

@@ -68,6 +68,7 @@ std::string name(hold_end end) {
   case hold_end::replied: return "replied";
   case hold_end::timed_out: return "timed_out";
   case hold_end::client_gone: return "client_gone";
+  case hold_end::refused: return "refused";
   }
   return "?";
 }

@@ -50,7 +50,11 @@ def sentence(test_name: str) -> str:
     """ServesManyRequestsOnOneConnection -> "serves many requests on one connection"."""
     words = WORD.findall(PARAM_SUFFIX.sub("", test_name))
     text = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words)
-    return re.sub(r"\bhttp (\d)(\d)\b", r"HTTP/\1.\2", text)
+    text = re.sub(r"\bhttp (\d)(\d)\b", r"HTTP/\1.\2", text)
+    text = re.sub(r"\brfc (\d+)\b", r"RFC \1", text)
+    # Names whose digits belong to them: Ipv6, Openat2, Sha256, Utf8.
+    text = re.sub(r"\b(ipv|openat|sha|utf) (\d+)\b", r"\1\2", text)
+    return text.replace("ipv6", "IPv6")
 
 
 def run(binary: Path, label: str, timeout: float = 1800, extra_args: list[str] | None = None,

@@ -23,6 +23,18 @@ namespace rdv::test {
 inline std::string built_program(std::string_view name) {
   return std::string(RDV_BIN_DIR) + "/" + std::string(name);
 }
+
+/// The command that runs chapter `chapter`'s program by hand the way this
+/// test binary runs it, for failure messages: `./course run 07`, or
+/// `./course run --exercise 07` in test_chNN_exercise; then `args`, if any.
+inline std::string course_run(std::string_view chapter, std::string_view args = {}) {
+  std::string command = std::string_view(RDV_BIN_DIR).ends_with("/exercise")
+                            ? "./course run --exercise "
+                            : "./course run ";
+  command += chapter;
+  if (!args.empty()) (command += ' ') += args;
+  return command;
+}
 #endif
 
 /// A server program running as a child process for the length of a test.
@@ -68,7 +80,7 @@ private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::string output_;                                       // guarded by mutex_
-  bool output_ended_ = false;                                 // guarded by mutex_
+  bool output_ended_ = false;                                // guarded by mutex_
   std::map<std::string, std::uint16_t, std::less<>> ports_;  // guarded by mutex_
   std::thread reader_;
 };
