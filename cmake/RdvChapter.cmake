@@ -146,6 +146,8 @@ function(_rdv_test_program target sources library depends bin_dir)
   add_executable(${target} ${sources})
   target_link_libraries(${target} PRIVATE ${library} ${depends}
                         rdv_test_main rdv_warnings)
+  # The chapter's fixtures, for the tests under further/ as for the others.
+  target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
   get_property(programs GLOBAL PROPERTY RDV_CHAPTER_${number}_PROGRAMS)
   if(bin_dir MATCHES "/exercise$")
     list(TRANSFORM programs APPEND _exercise)

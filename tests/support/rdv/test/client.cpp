@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -221,6 +222,17 @@ response client::read_response(bool to_head_request) {
   }
   r.raw = received_.substr(start, received_.size() - buffered_.size() - start);
   return r;
+}
+
+bool client::wait_delivered() {
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  for (;;) {
+    int unacknowledged = 0;  // TIOCOUTQ: bytes not yet acknowledged by the peer
+    if (::ioctl(fd_, TIOCOUTQ, &unacknowledged) != 0) return false;
+    if (unacknowledged == 0) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    ::poll(nullptr, 0, 1);  // the kernel gives no event for it: look again shortly
+  }
 }
 
 bool client::wait_closed() {

@@ -76,6 +76,10 @@ public:
   /// (orderly or by reset) before the timeout, false if it is still open;
   /// throws, as a read does, if the server died or reached an exercise stub.
   bool wait_closed();
+  /// Waits until every byte sent so far is in the server's socket (on
+  /// loopback, acknowledged), so that the server can read them whenever it
+  /// looks; false if that takes longer than the timeout.
+  bool wait_delivered();
   /// Closes the connection now, without reading what is pending.
   void close();
 

@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <fstream>
-#include <sstream>
 #include <cstring>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 
 extern char** environ;
@@ -75,9 +75,8 @@ program::program(std::string path, std::vector<std::string> args, std::size_t li
   std::unique_lock lock(mutex_);
   // Until it listens, or its output ends (it exited: no use waiting on), or
   // it reached an exercise stub.
-  changed_.wait_for(lock, timeout, [&] {
-    return ports_.size() >= listeners || output_ended_ || todo_reached();
-  });
+  changed_.wait_for(lock, timeout,
+                    [&] { return ports_.size() >= listeners || output_ended_ || todo_reached(); });
   if (ports_.size() < listeners) {
     if (const auto unsolved = unsolved_message()) {
       lock.unlock();
@@ -165,6 +164,15 @@ int program::stop(std::chrono::milliseconds timeout) {
   return exit_status_;
 }
 
+void program::signal(int signal) {
+  if (pid_ > 0 && exit_status_ < 0) ::kill(pid_, signal);
+}
+
+int program::wait_exit(std::chrono::milliseconds timeout) {
+  if (pid_ > 0 && exit_status_ < 0) exit_status_ = wait_for(pid_, timeout);
+  return exit_status_;
+}
+
 bool program::running() {
   if (pid_ <= 0 || exit_status_ >= 0) return false;
   const int status = wait_for(pid_, std::chrono::milliseconds(0));
@@ -186,7 +194,8 @@ std::string program::command_line() const {
 std::chrono::milliseconds cpu_time(pid_t pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
-  if (!std::getline(stat, line)) throw std::runtime_error("no /proc/PID/stat for " + std::to_string(pid));
+  if (!std::getline(stat, line))
+    throw std::runtime_error("no /proc/PID/stat for " + std::to_string(pid));
   // The second field, (comm), may hold spaces: count fields after its ')'.
   std::istringstream fields(line.substr(line.rfind(')') + 2));
   std::string field;

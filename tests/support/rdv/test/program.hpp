@@ -57,6 +57,11 @@ public:
   std::uint16_t port(std::string_view role) const;
   /// Sends SIGTERM and waits; returns the exit status, or 128 + signal.
   int stop(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  /// Sends `signal` and returns at once.
+  void signal(int signal);
+  /// Waits for the program to end by itself; returns its exit status (or
+  /// 128 + signal), or -1 if it still runs after `timeout`.
+  int wait_exit(std::chrono::milliseconds timeout);
   /// Whether the process is still running.
   bool running();
   /// The process id.
