@@ -35,6 +35,20 @@ std::string_view path_of(std::string_view target) {
   return target;
 }
 
+// Whether a path names a directory by its form: its last segment is empty
+// (`/docs/`) or `.`, spelled plainly or percent-encoded (`/docs/.`, `/docs/%2e`).
+bool ends_as_directory(std::string_view path) {
+  const std::string_view last = path.substr(path.rfind('/') + 1);
+  return last.empty() || last == "." || http::iequals(last, "%2e");
+}
+
+// Whether `c` may stand in a path segment as it is (RFC 3986 §3.3, pchar):
+// unreserved characters, sub-delims, ':' and '@'.
+bool plain_in_segment(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  return std::string_view("-._~!$&'()*+,;=:@").find(c) != std::string_view::npos;
+}
+
 }  // namespace
 
 //! [local_path_for]
@@ -43,7 +57,7 @@ local_path local_path_for(std::string_view target) {
   path = path.substr(0, path.find('?'));
   if (!path.starts_with('/')) return refuse(400, "the target is not a path starting with '/'");
   local_path out;
-  out.trailing_slash = path.ends_with('/');
+  out.trailing_slash = ends_as_directory(path);
   // TODO(ch08.1): decode each segment once, and refuse the ones that could leave the root
   // Hint: Why split at '/' *before* decoding? What would "a%2f..%2fb" become if you
   //   decoded first? (more: ./course hint 08 1)
@@ -52,5 +66,22 @@ local_path local_path_for(std::string_view target) {
   return out;
 }
 //! [local_path_for]
+
+std::string directory_target(const local_path& p) {
+  static constexpr char digits[] = "0123456789ABCDEF";
+  std::string out = "/";
+  for (const char c : p.relative) {
+    if (c == '/' || plain_in_segment(c)) {
+      out += c;
+    } else {
+      const auto byte = static_cast<unsigned char>(c);
+      out += '%';
+      out += digits[byte >> 4];
+      out += digits[byte & 0xF];
+    }
+  }
+  if (!p.relative.empty()) out += '/';
+  return out;
+}
 
 }  // namespace rdv::files

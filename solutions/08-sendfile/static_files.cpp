@@ -135,11 +135,13 @@ response open_failed(const boost::system::error_code& ec) {
 
 // A directory asked for without the final '/': relative links in its
 // index.html would resolve against the parent, so send the client there.
-response moved_to_directory(std::string_view target) {
-  const auto query = target.find('?');
-  std::string location(target.substr(0, query));
-  location += '/';
-  if (query != std::string_view::npos) location += target.substr(query);
+// The redirect to the directory `path` names, with the target's query: to
+// a path of this server's only, whatever the target looked like.
+response moved_to_directory(const local_path& path, std::string_view target) {
+  std::string location = directory_target(path);
+  if (const auto query = target.find('?'); query != std::string_view::npos) {
+    location += target.substr(query);
+  }
   response r = text_response(301);
   r.fields.emplace_back("Location", std::move(location));
   return r;
@@ -182,7 +184,7 @@ response file_server::answer(web::request& request) const {
   if (::fstat(file.get(), &st) != 0) return text_response(500);
   std::string name = path.relative;  // its extension gives the Content-Type
   if (S_ISDIR(st.st_mode)) {
-    if (!path.trailing_slash) return moved_to_directory(head.target);
+    if (!path.trailing_slash) return moved_to_directory(path, head.target);
     name = path.relative.empty() ? "index.html" : path.relative + "/index.html";
     file = root_.open(name, ec);
     if (ec == boost::system::errc::no_such_file_or_directory)

@@ -36,8 +36,9 @@ struct static_options {
 /// A chapter 7 handler serving the files beneath `options.root` (opened now:
 /// throws std::system_error if it is not a directory). GET and HEAD only
 /// (405 otherwise); a directory is served by its index.html (a target
-/// without the final '/' is redirected, 301, to one with it). Sends
-/// Content-Type by extension, Last-Modified and a strong ETag, answers
+/// without the final '/' is redirected, 301, to the directory's path on
+/// this server: directory_target()). Sends Content-Type by extension,
+/// Last-Modified and a strong ETag, answers
 /// conditional requests (304, 412) and single ranges (206, 416), and sends
 /// the bytes with async_sendfile() or the read/write loop. Refuses what would
 /// leave the root: 400 or 403 for the target's form (local_path_for()), 403

@@ -13,7 +13,7 @@ namespace rdv::files {
 struct local_path {
   int status = 0;               ///< 0 when the path may be opened; else 400 or 403
   std::string relative;         ///< decoded segments joined by '/', no leading '/'; "" is the root
-  bool trailing_slash = false;  ///< the target's path ended with '/' (it asks for a directory)
+  bool trailing_slash = false;  ///< the target's path ended with '/' or '/.' (asks for a directory)
   std::string_view why;         ///< for a refusal: one sentence on what was wrong
 };
 
@@ -27,8 +27,18 @@ struct local_path {
 ///   the root or hide a separator from this check.
 ///
 /// Empty and `.` segments are skipped, so `//etc/passwd` is `etc/passwd`
-/// *inside* the root.
+/// *inside* the root. A path whose last segment is empty or `.` asks for a
+/// directory (`trailing_slash`).
 local_path local_path_for(std::string_view target);
+
+// [directory_target]
+/// The target, from the root, of the directory that `p` names, ending in
+/// '/': its segments percent-encoded again wherever they hold more than
+/// RFC 3986 lets a segment hold as it is. Only a path, never a host: what a
+/// redirect may send, whatever the request's target looked like
+/// (`//evil.example/x`, `http://evil.example/x` or `/\evil.example`).
+std::string directory_target(const local_path& p);
+// [directory_target]
 // [local_path]
 
 }  // namespace rdv::files

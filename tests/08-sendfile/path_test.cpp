@@ -43,12 +43,32 @@ TEST(TargetPath, DecodesEachSegmentOnceAndJoinsThem) {
       {"/%252e%252e/x", "%2e%2e/x", false},  // decoded once: a name, not ".."
       {"http://example.com/x/y", "x/y", false},
       {"HTTP://example.com", "", true},
+      {"/docs/.", "docs", true},  // a last "." segment asks for a directory too
+      {"/hello.txt/%2E", "hello.txt", true},
   };
   for (const auto& c : cases) {
     const auto p = local_path_for(c.target);
     EXPECT_EQ(p.status, 0) << "target " << quoted(c.target) << " refused: " << p.why;
     EXPECT_EQ(p.relative, c.relative) << "target " << quoted(c.target);
     EXPECT_EQ(p.trailing_slash, c.trailing_slash) << "target " << quoted(c.target);
+  }
+}
+
+TEST(TargetPath, RedirectsOnlyToAPathOfItsOwn) {
+  explained_in("ch08-paths");
+  const std::vector<std::pair<std::string_view, std::string_view>> cases = {
+      {"/docs", "/docs/"},
+      {"http://evil.example/docs", "/docs/"},    // the host is not ours to send anyone to
+      {"//docs", "/docs/"},                      // not "//docs/", a URL of host "docs"
+      {"/\\evil.example", "/%5Cevil.example/"},  // which browsers would read as "//"
+      {"/a%20b/caf%C3%A9", "/a%20b/caf%C3%A9/"},
+      {"/a;b=c/@x:y", "/a;b=c/@x:y/"},
+      {"/", "/"},
+  };
+  for (const auto& [target, location] : cases) {
+    const auto p = local_path_for(target);
+    ASSERT_EQ(p.status, 0) << "target " << quoted(target) << " refused: " << p.why;
+    EXPECT_EQ(rdv::files::directory_target(p), location) << "target " << quoted(target);
   }
 }
 

@@ -74,11 +74,26 @@ TEST_F(StaticServer, ServesIndexHtmlForADirectory) {
   EXPECT_EQ(moved.status, 301) << "a directory without its final '/' is redirected\n"
                                << c.transcript();
   EXPECT_EQ(moved.field("Location"), "/docs/?lang=en") << c.transcript();
+  c.send(get("/docs/."));
+  EXPECT_EQ(c.read_response().body, "<h1>docs</h1>\n") << c.transcript();
+}
+
+TEST_F(StaticServer, RedirectsToALocalPathWhateverTheTargetNames) {
+  explained_in("ch08-paths");
+  for (const char* target : {"http://evil.example/docs", "//docs", "HTTP://evil.example//docs"}) {
+    c.send(get(target));
+    const auto moved = c.read_response();
+    EXPECT_EQ(moved.status, 301) << target << "\n" << c.transcript();
+    EXPECT_EQ(moved.field("Location"), "/docs/")
+        << "a redirect names a path of this server, never another host (an open redirect)\n"
+        << c.transcript();
+  }
 }
 
 TEST_F(StaticServer, Answers404ForWhatIsNotThere) {
   explained_in("ch08-handler");
-  for (const char* target : {"/missing.txt", "/no-index/", "/hello.txt/", "/docs/missing/x.html"}) {
+  for (const char* target : {"/missing.txt", "/no-index/", "/hello.txt/", "/hello.txt/.",
+                             "/hello.txt/%2e", "/docs/missing/x.html"}) {
     c.send(get(target));
     const auto r = c.read_response();
     EXPECT_EQ(r.status, 404) << target << "\n" << c.transcript();

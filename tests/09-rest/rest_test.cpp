@@ -146,6 +146,38 @@ TEST(Put, ChangesTheResourceInEitherRepresentation) {
             400);
 }
 
+TEST(Put, RefusesHostileBodiesWith400) {
+  explained_in("ch09-hostile");
+  rest_server s;
+  const auto before = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto put = [&](std::string_view type, const std::string& body) {
+    return s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: " + std::string(type) +
+                 "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+  };
+  // An external entity (XXE): the file must not be read into the status.
+  const auto xxe =
+      put("application/xml", "<?xml version=\"1.0\"?><!DOCTYPE chapter [<!ENTITY x SYSTEM "
+                             "\"file:///etc/passwd\">]><chapter><status>&x;</status></chapter>");
+  EXPECT_EQ(xxe.status, 400) << xxe.raw;
+  EXPECT_EQ(xxe.body.find("root:"), std::string::npos) << xxe.raw;
+  // Entities that expand to billions of bytes ("billion laughs").
+  std::string laughs = "<?xml version=\"1.0\"?><!DOCTYPE chapter [<!ENTITY a \"lol\">";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    std::string ten;  // ten of the entity before
+    for (int i = 0; i < 10; ++i) ten += std::string("&") + static_cast<char>(c - 1) + ";";
+    laughs += std::string("<!ENTITY ") + c + " \"" + ten + "\">";
+  }
+  laughs += "]><chapter><status>&j;</status></chapter>";
+  const auto bomb = put("application/xml", laughs);
+  EXPECT_EQ(bomb.status, 400) << bomb.raw.substr(0, 300);
+  // JSON nested far deeper than any chapter.
+  const auto deep = put("application/json", std::string(100000, '[') + std::string(100000, ']'));
+  EXPECT_EQ(deep.status, 400) << deep.raw.substr(0, 300);
+  // And the resource is as it was.
+  const auto after = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(after.body, before.body) << "a refused PUT changes nothing\n" << after.raw;
+}
+
 TEST(Head, HasTheHeadOfGetWithoutTheBody) {
   explained_in("ch09-methods");
   rest_server s;

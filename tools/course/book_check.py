@@ -153,12 +153,15 @@ def _open_code_lines() -> set[str]:
 
 def telling_lines(region: regions.Region, everywhere: set[str]) -> list[str]:
     """The lines of a region's reference code that would give it away: long
-    enough to say something, and found nowhere else in the solutions."""
+    enough to say something, and found nowhere else in the solutions, not
+    even as part of a longer line (a call broken over two lines begins like
+    the same call written on one)."""
     text = region.path.read_text().splitlines()
+    elsewhere = "\n".join(everywhere)
     found = []
     for line in regions.solution_lines(region, text):
         line = code(line)
-        if len(line) >= SHORTEST and line not in everywhere:
+        if len(line) >= SHORTEST and line not in everywhere and line not in elsewhere:
             found.append(line)
     return found
 

@@ -24,7 +24,8 @@ WATCH = ["inotify-tools"]
 VERIFY = ["shellcheck"]
 # The peers and load generators of the benchmarks (./course bench only).
 BENCH = ["wrk", "apache2-utils", "erlang-nox", "ruby", "nginx-light", "lighttpd", "libcaf-dev",
-         "libboost-fiber1.81-dev", "node-llhttp", "libh2o-evloop-dev", "util-linux", "procps"]
+         "libboost-fiber1.81-dev", "node-llhttp", "libh2o-evloop-dev", "util-linux", "procps",
+         "python3-matplotlib"]
 
 
 def missing(packages: list[str]) -> list[str]:
