@@ -184,7 +184,8 @@ void accept(tcp::acceptor& acceptor, asio::yield_context yield, const http::limi
     tcp::socket socket = acceptor.async_accept(yield[ec]);
     if (ec == asio::error::operation_aborted) return;  // the acceptor was closed
     if (rdv::out_of_descriptors(ec)) {                 // retrying at once would spin
-      asio::steady_timer(acceptor.get_executor(), std::chrono::milliseconds(100)).async_wait(yield[ec]);
+      asio::steady_timer(acceptor.get_executor(), std::chrono::milliseconds(100))
+          .async_wait(yield[ec]);
       continue;
     }
     if (ec) continue;

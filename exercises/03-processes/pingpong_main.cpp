@@ -59,7 +59,8 @@ void ping(long rounds) {
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("pingpong", "Two processes play ping-pong, then one crashes while "
                                     "another monitors it (chapter 3).");
-  flags.option("rounds", rdv::cli::count, "round trips of the ball", "100000").range(1, 1'000'000'000);
+  flags.option("rounds", rdv::cli::count, "round trips of the ball", "100000")
+      .range(1, 1'000'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const long rounds = static_cast<long>(flags.number("rounds"));
   try {

@@ -33,7 +33,9 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("idle_echo", "Echoes every byte back, one process per connection, and "
                                      "closes connections that stay idle (chapter 6).");
   flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:7007");
-  flags.option("idle-ms", rdv::cli::milliseconds, "close a connection after this long without a byte", "10000")
+  flags
+      .option("idle-ms", rdv::cli::milliseconds,
+              "close a connection after this long without a byte", "10000")
       .range(1, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const std::chrono::milliseconds idle(flags.number("idle-ms"));

@@ -21,8 +21,8 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("rest-server", "Serves the course's chapters as JSON or XML, as the client "
                                        "prefers (chapter 9).");
   flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8089")
-      .option("backlog", rdv::cli::count, "the listen(2) backlog: connections the kernel queues for accept",
-              "128")
+      .option("backlog", rdv::cli::count,
+              "the listen(2) backlog: connections the kernel queues for accept", "128")
       .range(1, 65535);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {

@@ -34,7 +34,7 @@ struct worker_options {
   std::string name;                    ///< how its replies name it (its listening address)
   /// Hosts a reply may go to besides the one each forward came from (`--reply-host`).
   std::vector<std::string> reply_hosts;
-  std::ostream* log = nullptr;         ///< where failed replies are reported (nullptr: nowhere)
+  std::ostream* log = nullptr;  ///< where failed replies are reported (nullptr: nowhere)
 };
 
 /// The worker's state and handler; like the hub, all its processes run on
@@ -52,7 +52,8 @@ public:
   web::response handle(web::request& r);
 
 private:
-  bool may_reply_to(std::string_view host, const boost::asio::ip::tcp::endpoint& forwarded_from) const;
+  bool may_reply_to(std::string_view host,
+                    const boost::asio::ip::tcp::endpoint& forwarded_from) const;
   void post_reply(const reply_address& to, const std::string& message);
   std::optional<boost::asio::ip::tcp::endpoint> resolve(const reply_address& to);
 

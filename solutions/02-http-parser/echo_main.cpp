@@ -16,8 +16,9 @@ int main(int argc, char* argv[]) {
   flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8082");
   flags.toggle("stdin", "parse requests from standard input, print their JSON, and exit");
   flags.toggle("crlf", "with --stdin: end lines with CRLF where the input has LF alone");
-  flags.option("idle-ms", rdv::cli::milliseconds, "hang up on a connection that completes no request this long",
-               "5000")
+  flags
+      .option("idle-ms", rdv::cli::milliseconds,
+              "hang up on a connection that completes no request this long", "5000")
       .range(1, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const std::chrono::milliseconds idle(flags.number("idle-ms"));
@@ -30,9 +31,7 @@ int main(int argc, char* argv[]) {
     auto acceptor = rdv::listen(context, flags.endpoint("listen"), "http");
     boost::asio::spawn(
         context,
-        [&](boost::asio::yield_context yield) {
-          rdv::echo::accept(acceptor, yield, limits, idle);
-        },
+        [&](boost::asio::yield_context yield) { rdv::echo::accept(acceptor, yield, limits, idle); },
         rdv::rethrow);
     rdv::stop_on_signals(context);
     context.run();

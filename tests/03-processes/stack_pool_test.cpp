@@ -18,9 +18,9 @@
 
 namespace {
 
+using boost::context::stack_context;
 using rdv::proc::stack_pool;
 using rdv::test::explained_in;
-using boost::context::stack_context;
 
 constexpr std::size_t stack_size = 64 * 1024;
 
@@ -34,8 +34,8 @@ std::size_t resident_pages(const stack_context& s, std::size_t bytes) {
     ADD_FAILURE() << "mincore failed: the stack's pages are not mapped";
     return in_core.size();
   }
-  return static_cast<std::size_t>(std::count_if(in_core.begin(), in_core.end(),
-                                                [](unsigned char c) { return c & 1; }));
+  return static_cast<std::size_t>(
+      std::count_if(in_core.begin(), in_core.end(), [](unsigned char c) { return c & 1; }));
 }
 
 TEST(StackPool, CarvesStacksSideBySideOutOfOneReservation) {

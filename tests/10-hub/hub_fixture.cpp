@@ -72,10 +72,9 @@ rdv::web::response test_backend::handle(rdv::web::request& r) {
   // The forward is published once its answer is on the wire, so that a test
   // that has it knows the hub has the answer too.
   answer.writer = rdv::web::body_writer{
-      answer.body.size(),
-      [body = answer.body, publish = std::move(publish)](
-          boost::asio::ip::tcp::socket& socket, std::string_view head,
-          std::chrono::milliseconds patience) mutable {
+      answer.body.size(), [body = answer.body, publish = std::move(publish)](
+                              boost::asio::ip::tcp::socket& socket, std::string_view head,
+                              std::chrono::milliseconds patience) mutable {
         const bool sent = rdv::web::send_all(socket, {head, body}, patience);
         publish();
         return sent;

@@ -35,8 +35,8 @@ fate fate_of(std::mt19937& random) {
 
 std::string target(int round, int thread, int sequence, fate f) {
   static constexpr std::array<const char*, 3> names{"replied", "left", "timed_out"};
-  return "/soak/" + std::to_string(round) + "/" + std::to_string(thread) + "/" + std::to_string(sequence) + "/" +
-         names[static_cast<int>(f)];
+  return "/soak/" + std::to_string(round) + "/" + std::to_string(thread) + "/" +
+         std::to_string(sequence) + "/" + names[static_cast<int>(f)];
 }
 
 // The hub's resident set, from /proc (kB there, bytes here).
@@ -67,8 +67,7 @@ struct tally {
 class soak_round {
 public:
   // `taken` counts the requests taken from `backend`, over all rounds.
-  soak_round(ch10::hub& hub, ch10::test_backend& backend, std::size_t& taken, int number,
-             int count)
+  soak_round(ch10::hub& hub, ch10::test_backend& backend, std::size_t& taken, int number, int count)
       : hub_(hub), backend_(backend), taken_(taken), number_(number), count_(count) {
     for (int t = 0; t < client_threads; ++t) held_.emplace_back(0);
   }
@@ -144,8 +143,10 @@ private:
       pool.pop_back();
       replies.send(ch10::reply_request(id, ch10::http_message("HTTP/1.1 200 OK", t)));
       const auto r = replies.read_response();
-      if (r.status == 204) ++counts.replied;
-      else counts.mismatch("the reply for " + t + " got " + r.raw);
+      if (r.status == 204)
+        ++counts.replied;
+      else
+        counts.mismatch("the reply for " + t + " got " + r.raw);
     };
     for (;;) {
       const ch10::forwarded f = backend_.next();

@@ -114,7 +114,7 @@ TEST(Worker, PostsRepliesOnlyToTheForwardsOwnReplyAddress) {
   rdv::test::client c(worker.port("backend"));
   const std::string port = std::to_string(replies.port());
   for (const std::string& bad :
-       {"http://127.0.0.1:" + port + "/internal/admin?do=it",             // not a reply at all
+       {"http://127.0.0.1:" + port + "/internal/admin?do=it",  // not a reply at all
         "http://127.0.0.1:" + port + "/reply/ffffffffffffffffffffffffffffffff",  // another id
         "http://127.0.0.2:" + port + "/reply/" + id}) {  // a host the forward did not come from
     c.send(forward_with(bad));

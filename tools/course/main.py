@@ -466,7 +466,7 @@ def cmd_book(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """The instructor's check of the whole course."""
     started = time.monotonic()
-    ui.say(ui.bold("Quick checks: regions, exercise drift, snippets, book anchors, shellcheck"))
+    ui.say(ui.bold("Quick checks: regions, exercise drift, snippets, book anchors, shellcheck, formatting"))
     problems = verify.quick_problems()
     for problem in problems:
         ui.say(f"  {ui.red(ui.FAIL)} {problem}")

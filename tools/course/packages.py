@@ -21,7 +21,7 @@ BOOK = ["doxygen", "graphviz", "doxygen-awesome-css"]
 # What ./course watch needs.
 WATCH = ["inotify-tools"]
 # What ./course verify needs beyond the build.
-VERIFY = ["shellcheck"]
+VERIFY = ["shellcheck", "clang-format-14"]
 # The peers and load generators of the benchmarks (./course bench only).
 BENCH = ["wrk", "apache2-utils", "erlang-nox", "ruby", "nginx-light", "lighttpd", "libcaf-dev",
          "libboost-fiber1.81-dev", "node-llhttp", "libh2o-evloop-dev", "util-linux", "procps",

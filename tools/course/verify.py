@@ -3,7 +3,8 @@
 Quick part (no build): exercise regions are well formed, exercises/ is what
 the generator writes, every \\snippet and every test's book anchor exists,
 every region is shown by one listing of its chapter's page, shell scripts
-pass shellcheck. Full part: the solutions pass their tests, the book builds
+pass shellcheck, and the C++ sources are formatted as .clang-format says,
+by the pinned clang-format (FORMATTER). Full part: the solutions pass their tests, the book builds
 without a warning and hands out no answer in open text (book_check.py), the
 pristine exercises fail the tests, and stubbing any single region alone
 makes at least one test fail ("teeth").
@@ -63,6 +64,36 @@ def quick_problems() -> list[str]:
                     problems.append(f"{source.relative_to(ROOT)}:{number}: explained_in(\"{m['anchor']}\") "
                                     "names no section of the book")
     problems += _shellcheck()
+    problems += format_problems()
+    return problems
+
+
+# The clang-format that decides the layout: another major version formats
+# some constructs differently, so the check names its own.
+FORMATTER = "clang-format-14"
+
+
+def formatted_sources() -> list[Path]:
+    """The C++ sources that must be formatted: the solutions, the tests and the
+    benchmarks' own code. exercises/ is written from solutions/ by the generator."""
+    found = subprocess.run(["git", "ls-files", "--", *[f"{folder}/*.{ext}" for folder in ("solutions", "tests", "bench")
+                                                      for ext in ("cpp", "hpp", "ipp", "h")]],
+                           cwd=ROOT, capture_output=True, text=True).stdout.split()
+    return [ROOT / name for name in found if (ROOT / name).exists()]
+
+
+def format_problems() -> list[str]:
+    """A line per source that FORMATTER would change (or why it cannot check)."""
+    if not shutil.which(FORMATTER):
+        return [f"{FORMATTER} is missing: the format check needs the Debian package {FORMATTER}"]
+    result = subprocess.run([FORMATTER, "--dry-run", "--Werror", *map(str, formatted_sources())],
+                            cwd=ROOT, capture_output=True, text=True)
+    unformatted = sorted({line.split(":", 1)[0] for line in result.stderr.splitlines()
+                          if "code should be clang-formatted" in line})
+    relative = [Path(name).relative_to(ROOT) if name.startswith("/") else Path(name) for name in unformatted]
+    problems = [f"{name}: not formatted (run: {FORMATTER} -i {name})" for name in relative]
+    if result.returncode != 0 and not problems:
+        problems.append(f"{FORMATTER} failed: {result.stderr.strip()[:500]}")
     return problems
 
 

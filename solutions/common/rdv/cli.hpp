@@ -40,8 +40,8 @@ enum class value_kind {
 /// A value's name in `--help` (`DIR`, `HOST:PORT`) and its kind. A plain
 /// string is a text value of that name.
 struct value_form {
-  std::string name;                      ///< what --help calls the value
-  value_kind kind = value_kind::text;    ///< what parsing checks it for
+  std::string name;                             ///< what --help calls the value
+  value_kind kind = value_kind::text;           ///< what parsing checks it for
   value_form(const char* text) : name(text) {}  ///< a text value called `text`
   /// A value called `shown`, checked as `checked`.
   value_form(std::string shown, value_kind checked) : name(std::move(shown)), kind(checked) {}

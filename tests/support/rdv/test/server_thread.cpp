@@ -8,18 +8,15 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 
 server_thread::server_thread(const starter& start, by_hand manual)
-    : server_thread(
-          thread_starter([&start](asio::io_context& context, tcp::acceptor& acceptor) {
-            start(context, acceptor);
-            return std::shared_ptr<void>();
-          }),
-          std::move(manual)) {}
+    : server_thread(thread_starter([&start](asio::io_context& context, tcp::acceptor& acceptor) {
+                      start(context, acceptor);
+                      return std::shared_ptr<void>();
+                    }),
+                    std::move(manual)) {}
 
 server_thread::server_thread(thread_starter start, by_hand manual)
-    : context_(1),
-      acceptor_(context_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
-      port_(acceptor_.local_endpoint().port()),
-      manual_(std::move(manual)) {
+    : context_(1), acceptor_(context_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
+      port_(acceptor_.local_endpoint().port()), manual_(std::move(manual)) {
   // The starter runs on the server's thread; wait for it, so that whatever it
   // sets up exists before the test talks to the server.
   std::promise<void> started;

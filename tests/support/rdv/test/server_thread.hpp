@@ -34,8 +34,8 @@ public:
   /// example, a process scheduler must live), and returning what must live
   /// while the server runs; that is destroyed on the same thread after the
   /// io_context stops, before the io_context itself.
-  using thread_starter = std::function<std::shared_ptr<void>(boost::asio::io_context& context,
-                                                             boost::asio::ip::tcp::acceptor& acceptor)>;
+  using thread_starter = std::function<std::shared_ptr<void>(
+      boost::asio::io_context& context, boost::asio::ip::tcp::acceptor& acceptor)>;
 
   /// Starts the server; `manual` says how to run it by hand.
   explicit server_thread(const starter& start, by_hand manual = {});
