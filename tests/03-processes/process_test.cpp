@@ -4,6 +4,7 @@
 #include "processes.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/scheduler_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,20 +19,7 @@ namespace {
 using namespace rdv::proc;
 using rdv::test::explained_in;
 
-// A scheduler whose crash reports go to a string; a test that expects no
-// crash fails with the report, which names the exception (and so the TODO).
-class Processes : public ::testing::Test {
-protected:
-  std::ostringstream crashes;
-  scheduler node{{.crash_log = &crashes}};
-  bool crashes_expected = false;
-
-  void TearDown() override {
-    if (!crashes_expected) {
-      EXPECT_EQ(crashes.str(), "") << "no process should have crashed";
-    }
-  }
-};
+class Processes : public rdv::test::scheduler_test {};
 
 TEST_F(Processes, SpawnReturnsAPidAtOnceAndRunsNothingYet) {
   explained_in("ch03-spawn");

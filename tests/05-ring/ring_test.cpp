@@ -4,6 +4,7 @@
 #include "ring.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/scheduler_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,13 +18,7 @@ using namespace rdv::proc;
 using rdv::ring::token;
 using rdv::test::explained_in;
 
-class Ring : public ::testing::Test {
-protected:
-  std::ostringstream crashes;
-  scheduler node{{.crash_log = &crashes}};
-
-  void TearDown() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
-};
+class Ring : public rdv::test::scheduler_test {};
 
 TEST_F(Ring, ForwardPassesTheTokenOnOncePerLapThenEnds) {
   explained_in("ch05-ring");

@@ -5,6 +5,7 @@
 #include "processes.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/scheduler_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,33 +21,10 @@ namespace {
 
 using namespace rdv::proc;
 using rdv::test::explained_in;
+using rdv::test::on_unwind;
 // link() is called as rdv::proc::link(): unistd.h declares a link() of its own.
 
-// A scheduler whose crash reports go to a string, as in process_test.cpp.
-class Links : public ::testing::Test {
-protected:
-  std::ostringstream crashes;
-  scheduler node{{.crash_log = &crashes}};
-  bool crashes_expected = false;
-
-  void TearDown() override {
-    if (!crashes_expected) {
-      EXPECT_EQ(crashes.str(), "") << "no process should have crashed";
-    }
-  }
-};
-
-// Runs a function when it is destroyed: shows whether a stack unwound.
-class on_unwind {
-public:
-  explicit on_unwind(std::function<void()> f) : f_(std::move(f)) {}
-  ~on_unwind() { f_(); }
-  on_unwind(const on_unwind&) = delete;
-  on_unwind& operator=(const on_unwind&) = delete;
-
-private:
-  std::function<void()> f_;
-};
+class Links : public rdv::test::scheduler_test {};
 
 TEST_F(Links, ACrashEndsTheLinkedProcessWithTheSameReason) {
   explained_in("ch03-further");

@@ -5,6 +5,7 @@
 #include "registry.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/scheduler_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,30 +20,15 @@ namespace {
 
 using namespace rdv::proc;
 using rdv::test::explained_in;
+using rdv::test::on_unwind;
 
 struct stop {};
 
-// A scheduler, and two processes that wait until the test ends, to be named.
-class AwaitName : public ::testing::Test {
+// Two processes that wait until the test ends, to be named.
+class AwaitName : public rdv::test::scheduler_test {
 protected:
-  std::ostringstream crashes;
-  scheduler node{{.crash_log = &crashes}};
-  pid keeper = node.spawn([] { receive<stop>(); });
-  pid other = node.spawn([] { receive<stop>(); });
-
-  void TearDown() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
-};
-
-// Runs a function when it is destroyed: it sees what an unwinding stack left.
-class on_unwind {
-public:
-  explicit on_unwind(std::function<void()> f) : f_(std::move(f)) {}
-  ~on_unwind() { f_(); }
-  on_unwind(const on_unwind&) = delete;
-  on_unwind& operator=(const on_unwind&) = delete;
-
-private:
-  std::function<void()> f_;
+  rdv::proc::pid keeper = node.spawn([] { rdv::proc::receive<stop>(); });
+  rdv::proc::pid other = node.spawn([] { rdv::proc::receive<stop>(); });
 };
 
 TEST_F(AwaitName, ReturnsAtOnceWhenTheNameIsRegistered) {

@@ -6,6 +6,7 @@
 
 #include "rdv/test/book.hpp"
 #include "rdv/test/program.hpp"
+#include "rdv/test/scheduler_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,13 +23,7 @@ using rdv::test::explained_in;
 
 const std::string ring = rdv::test::built_program("ring");
 
-class Tokens : public ::testing::Test {
-protected:
-  std::ostringstream crashes;
-  scheduler node{{.crash_log = &crashes}};
-
-  void TearDown() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
-};
+class Tokens : public rdv::test::scheduler_test {};
 
 TEST_F(Tokens, EveryTokenMakesExactlyMLaps) {
   explained_in("ch05-further");
