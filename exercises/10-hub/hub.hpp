@@ -5,6 +5,7 @@
 /// workers' replies to the held clients.
 
 #include "connection_pool.hpp"
+#include "hub_link.hpp"
 #include "hub_stats.hpp"
 #include "request_id.hpp"
 #include "web.hpp"
@@ -35,6 +36,10 @@ struct hub_options {
   std::string reply_to;
   /// The front listener's `HOST:PORT`: the Host of a request that has none.
   std::string front_host;
+  /// What joins this hub to others (chapter 11); none for a lone hub. Its
+  /// ids then begin with link->id_prefix(), and a reply for another hub's
+  /// id goes to link->route().
+  hub_link* link = nullptr;
 };
 
 /// The hub's state and its two handlers. Both run in connection processes of

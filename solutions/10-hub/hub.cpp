@@ -50,8 +50,9 @@ web::response hub::front(web::request& r) {
                                    "1 or more\n");
   }
   const auto deadline = clock::now() + *limit;
-  pending_reply hold(ids_.next(),
-                     stats_);  // registered before the forward: a reply may beat the 202
+  // Registered before the forward: a reply may beat the 202.
+  pending_reply hold(
+      options_.link ? std::string(options_.link->id_prefix()) + ids_.next() : ids_.next(), stats_);
   forward_attempts forward(backends_, options_.backends, next_backend_++, r,
                            {.id = hold.id(),
                             .reply_to = options_.reply_to,
@@ -81,7 +82,7 @@ web::response hub::reply(web::request& r) {
     if (method != "GET" && method != "HEAD") return status_with(405, "Allow", "GET, HEAD");
     web::response json;
     json.fields.emplace_back("Content-Type", "application/json");
-    json.body = to_json(stats_);
+    json.body = to_json(stats_, options_.link);
     return json;
   }
   if (!target.starts_with("/reply/")) {
@@ -99,13 +100,18 @@ web::response hub::reply(web::request& r) {
 // POST /reply/<id>: a well-formed reply goes to the client held as <id>.
 web::response hub::take_reply(web::request& r) {
   const std::string_view id = r.head.target.substr(std::string_view("/reply/").size());
-  if (!is_request_id(id)) {
+  // With a link (chapter 11), an id may begin with the name of its hub.
+  const std::string_view owner = options_.link ? options_.link->prefix_of(id) : "";
+  if (!is_request_id(id.substr(owner.size()))) {
     return web::text_response(400, "expected /reply/ and an id of 32 lowercase hex digits, found " +
                                        std::string(r.head.target) + "\n");
   }
   web::response answer;
   if (const auto wrong = read_reply(r.head.fields, r.body, answer)) {
     return web::text_response(400, *wrong + "\n");
+  }
+  if (!owner.empty() && owner != options_.link->id_prefix()) {
+    return options_.link->route(id, std::move(answer));  // another hub's client
   }
   if (!deliver(id, std::move(answer))) {
     ++stats_.late_replies;

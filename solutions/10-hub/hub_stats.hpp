@@ -28,8 +28,11 @@ struct hub_stats {
 };
 // [hub_stats]
 
+class hub_link;
+
 /// The counters as one JSON object, in the order the hub protocol lists them
-/// (then `abandoned`, which this hub adds so that the counters add up).
-std::string to_json(const hub_stats& stats);
+/// (then `abandoned`, which this hub adds so that the counters add up), and
+/// what `link`, if any, adds (chapter 11).
+std::string to_json(const hub_stats& stats, const hub_link* link = nullptr);
 
 }  // namespace rdv::hub
