@@ -19,7 +19,7 @@ class hub_link {
 public:
   virtual ~hub_link() = default;
 
-  /// What this hub's ids begin with (chapter 11: `<hub-id>.`): the hub
+  /// What this hub's ids begin with (chapter 11: the hub's name and a dot): the hub
   /// puts it before each id it makes.
   virtual std::string_view id_prefix() const = 0;
   /// The prefix that names `id`'s hub, as id_prefix() would write it, if

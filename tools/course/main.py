@@ -393,7 +393,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Builds and runs one of chapter NN's reference programs."""
     chapter = _coded(args.chapter)
     _setup("dev")
-    programs = _manifest("dev")["chapters"].get(chapter.number, {}).get("programs", [])
+    known = _manifest("dev")["chapters"].get(chapter.number, {})
+    programs = known.get("programs", [])
     if not programs:
         ui.error(f"chapter {chapter.number} has no programs")
         return 2
@@ -403,9 +404,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         program = rest.pop(0)
     elif len(programs) > 1 and not (rest and rest[0].startswith("-")):
         ui.say(f"Chapter {chapter.number} has several programs: {', '.join(programs)}; running {program}.")
-    target = f"{program}_exercise" if args.exercise else program
+    # A program named as an earlier chapter's has targets chNN_<program> and lives in bin/chNN.
+    target = known.get("target_prefix", "") + program + ("_exercise" if args.exercise else "")
     _build_or_exit("dev", [target], program)
-    binary = build.binary_dir("dev") / "bin" / ("exercise" if args.exercise else "") / program
+    binary = build.binary_dir("dev") / known.get("bin", "bin") / ("exercise" if args.exercise else "") / program
     ui.step(f"{binary.relative_to(ROOT)} {' '.join(rest)}".rstrip() + "   (Ctrl-C stops it)")
     return _run_program([str(binary), *rest])
 

@@ -12,13 +12,16 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 
 asio::ip::tcp::acceptor listen(asio::io_context& context, const cli::host_port& where,
-                               std::string_view role, int backlog) {
+                               std::string_view role, int backlog, bool reuse_port) {
   tcp::resolver resolver(context);
   const auto results = resolver.resolve(where.host, std::to_string(where.port),
                                         tcp::resolver::passive | tcp::resolver::numeric_service);
   const tcp::endpoint endpoint = *results.begin();
   tcp::acceptor acceptor(context, endpoint.protocol());
   acceptor.set_option(tcp::acceptor::reuse_address(true));  // restart without TIME_WAIT trouble
+  if (reuse_port) {
+    acceptor.set_option(asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>(true));
+  }
   acceptor.bind(endpoint);
   acceptor.listen(backlog);
   std::cout << "listening " << role << ' ' << url_of(acceptor.local_endpoint()) << std::endl;
