@@ -19,7 +19,7 @@ namespace {
 
 //! [peek_client]
 // Tags the wait for the client's socket to become readable with the hold
-// it is for (the id's first 16 hex digits): a wait that a hold leaves
+// it is for (16 of the id's random hex digits): a wait that a hold leaves
 // armed completes during a later one, which must know it is not its own.
 struct client_spoke {
   std::uint64_t hold;
@@ -69,7 +69,9 @@ hold_end pending_reply::wait(tcp::socket& client, clock::time_point deadline, we
                              forward_attempts* forward) {
   // The client's socket becomes readable when the client leaves, or sends
   // its next request; notify() turns that into a message to this process.
-  const client_spoke mine{std::stoull(id_.substr(0, 16), nullptr, 16)};
+  // The watch's tag: 16 of the id's random digits, its last 32 (chapter 11
+  // puts its hub's name before them).
+  const client_spoke mine{std::stoull(id_.substr(id_.size() - 32, 16), nullptr, 16)};
   const auto watch = [&] {
     client.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), mine));
   };

@@ -113,6 +113,11 @@ web::response hub::take_reply(web::request& r) {
   if (!owner.empty() && owner != options_.link->id_prefix()) {
     return options_.link->route(id, std::move(answer));  // another hub's client
   }
+  return hand_over(id, std::move(answer));
+}
+//! [take_reply]
+
+web::response hub::hand_over(std::string_view id, web::response answer) {
   if (!deliver(id, std::move(answer))) {
     ++stats_.late_replies;
     return web::text_response(404, "no client waits under that id: unknown, answered already, "
@@ -122,6 +127,5 @@ web::response hub::take_reply(web::request& r) {
   taken.status = 204;  // and no body
   return taken;
 }
-//! [take_reply]
 
 }  // namespace rdv::hub

@@ -55,6 +55,13 @@ public:
   /// Handles a request on the reply port: `POST /reply/<id>` and `GET /stats`.
   web::response reply(web::request& r);
 
+  /// Hands `answer`, a valid reply for `id`, one of this hub's own ids, to
+  /// the client held under it, and returns what the worker gets: 204, or
+  /// 404 if nobody waits there (counted as a late reply). reply() calls it
+  /// for the replies posted here; chapter 11's link, for those that reached
+  /// another hub. Call it in a process.
+  web::response hand_over(std::string_view id, web::response answer);
+
   /// The counters.
   const hub_stats& stats() const { return stats_; }
 

@@ -14,7 +14,9 @@ from . import ui
 BUILD = ["cmake", "ninja-build", "g++", "clang", "libclang-rt-14-dev", "ccache", "git",
          "libboost1.81-dev", "libboost-context1.81-dev", "libboost-json1.81-dev",
          "libgtest-dev", "libhttp-parser-dev", "libpugixml-dev", "netcat-openbsd", "iproute2",
-         "doxygen", "graphviz", "doxygen-awesome-css"]
+         "doxygen", "graphviz", "doxygen-awesome-css",
+         # chapter 11: the NATS C client, and the server its tests start
+         "libnats-dev", "pkg-config", "nats-server"]
 # What writing the book needs (installed with the build: CMake looks for it
 # when it configures, and ./course test and ./course book share one build).
 BOOK = ["doxygen", "graphviz", "doxygen-awesome-css"]

@@ -1,0 +1,110 @@
+#pragma once
+/// \file
+/// Chapter 11: a NATS connection whose socket the hub's io_context watches —
+/// a C library's I/O fitted into Asio's loop, on the hub's one thread.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+
+#include <nats/nats.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// Chapter 11: many hubs, joined by NATS.
+namespace rdv::hubs {
+
+/// A message that came on a subscription: valid while its handler runs.
+struct bus_message {
+  std::string_view subject;  ///< the subject it was published on
+  std::string_view reply;    ///< where an answer goes, if the sender wants one
+  std::string_view data;     ///< its payload
+};
+
+/// A connection to a NATS server, driven by an io_context.
+///
+/// The NATS C client is given the io_context as its event loop
+/// (natsOptions_SetEventLoop): it reads and writes its socket only when the
+/// io_context's thread says the socket is ready, and the messages of the
+/// subscriptions made here are handed out on that thread too, so that the
+/// hub's processes never meet another thread. The client still keeps
+/// threads of its own: for its timers (pings), for flushing what was
+/// published, and for reconnecting; whatever they ask of the loop is posted
+/// to the io_context. So the
+/// io_context must allow posts from other threads: not
+/// BOOST_ASIO_CONCURRENCY_HINT_UNSAFE.
+class nats_connection {
+public:
+  /// What handles a subscription's messages, on the io_context's thread.
+  using handler = std::function<void(const bus_message&)>;
+
+  /// A connection to be driven by `io`; not connected yet.
+  explicit nats_connection(boost::asio::io_context& io);
+  /// Closes the connection.
+  ~nats_connection();
+  nats_connection(const nats_connection&) = delete;
+  nats_connection& operator=(const nats_connection&) = delete;
+
+  /// Connects to `url` (`nats://HOST:PORT`), trying again until `patience`
+  /// has passed; throws std::runtime_error, with one line saying why, if it
+  /// cannot. Once connected, the client reconnects by itself whenever the
+  /// connection breaks, every half second, for ever. It blocks the calling
+  /// thread: call it before the io_context runs.
+  void connect(const std::string& url, std::chrono::milliseconds patience);
+
+  /// Hands every message on `subject` (NATS wildcards allowed) to
+  /// `on_message`, on the io_context's thread.
+  void subscribe(const std::string& subject, handler on_message);
+
+  /// How a publish went.
+  enum class sent {
+    yes,       ///< in the client's buffer, on its way
+    down,      ///< the connection is not up now
+    too_large  ///< larger than the server takes (its max_payload, 1 MiB by default)
+  };
+
+  /// Publishes `data` on `subject`, with `reply` as the subject for an
+  /// answer unless it is empty.
+  sent publish(const std::string& subject, const std::string& reply, std::string_view data);
+
+  /// Whether the connection is up.
+  bool connected() const;
+
+private:
+  // The client's event-loop callbacks. They may run on any of its threads:
+  // each posts what it asks to the io_context, where the members below run.
+  static natsStatus on_attach(void** user, void* loop, natsConnection* nc, natsSock socket);
+  static natsStatus on_read(void* user, bool add);
+  static natsStatus on_write(void* user, bool add);
+  static natsStatus on_detach(void* user);
+
+  void attach(natsSock socket);
+  void detach();
+  void watch_read();
+  void watch_write();
+  void hand_out_messages();
+
+  struct subscription {
+    natsSubscription* sub = nullptr;
+    handler on_message;
+  };
+
+  boost::asio::io_context& io_;
+  natsOptions* options_ = nullptr;
+  natsConnection* connection_ = nullptr;
+  // A duplicate of the client's socket, for the io_context to watch: the
+  // client closes its own when the connection breaks, and a descriptor
+  // number the kernel gives again to another socket must not be ours.
+  std::unique_ptr<boost::asio::posix::stream_descriptor> socket_;
+  std::uint64_t generation_ = 0;  // counts attaches: a wait of an earlier socket is stale
+  bool reading_ = false, writing_ = false;
+  bool read_waiting_ = false, write_waiting_ = false;
+  std::vector<subscription> subscriptions_;
+};
+
+}  // namespace rdv::hubs

@@ -1,0 +1,112 @@
+// Chapter 11's hubs on a real bus: a reply may reach any hub, and the one
+// that holds the client answers.
+#include "nats_fixture.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <regex>
+
+namespace {
+
+using namespace std::chrono_literals;
+using rdv::test::explained_in;
+
+TEST(Bus, IdsNameTheirHub) {
+  explained_in("ch11-ids");
+  ch11::nats_server bus;
+  ch10::test_backend backend;
+  ch10::hub hub = ch11::bus_hub(bus, "east-1", {"--backend", backend.address()});
+  rdv::test::client client(hub.front());
+  client.send(ch10::get("/x"));
+  const ch10::forwarded f = backend.next();
+  EXPECT_TRUE(std::regex_match(f.id(), std::regex("east-1\\.[0-9a-f]{32}"))) << f.id();
+  EXPECT_EQ(f.field("X-Hub-Reply-To"),
+            "http://127.0.0.1:" + std::to_string(hub.replies()) + "/reply/" + f.id())
+      << "the reply address is still the holding hub's own";
+  EXPECT_EQ(ch10::post_reply(hub.replies(), f.id(), ch11::reply_saying("local")).status, 204);
+  EXPECT_EQ(client.read_response().body, "local");
+}
+
+TEST(Bus, AReplyPostedToAnotherHubReachesTheClient) {
+  explained_in("ch11-route");
+  ch11::two_hubs hubs;
+  rdv::test::client client(hubs.holder.front());
+  client.send(ch10::get("/routed"));
+  const std::string id = hubs.backend.next().id();
+  const auto started = std::chrono::steady_clock::now();
+  const rdv::test::response verdict =
+      ch10::post_reply(hubs.other.replies(), id, ch11::reply_saying("via the bus"));
+  EXPECT_EQ(verdict.status, 204) << "the holding hub's verdict: " << verdict.raw << '\n'
+                                 << "holder:\n"
+                                 << hubs.holder.output() << "other:\n"
+                                 << hubs.other.output();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 1s);
+  const rdv::test::response answer = client.read_response();
+  EXPECT_EQ(answer.status, 200);
+  EXPECT_EQ(answer.body, "via the bus");
+  EXPECT_EQ(ch11::bus_stats(hubs.other).at("routed_out").as_int64(), 1);
+  EXPECT_EQ(ch11::bus_stats(hubs.holder).at("routed_in").as_int64(), 1);
+  EXPECT_EQ(hubs.holder.stat("replied"), 1);
+}
+
+TEST(Bus, OnlyTheFirstReplyIsDeliveredWhicheverHubItReached) {
+  explained_in("ch11-route");
+  ch11::two_hubs hubs;
+  rdv::test::client client(hubs.holder.front());
+  client.send(ch10::get("/twice"));
+  const std::string id = hubs.backend.next().id();
+  EXPECT_EQ(ch10::post_reply(hubs.other.replies(), id, ch11::reply_saying("first")).status, 204);
+  EXPECT_EQ(ch10::post_reply(hubs.holder.replies(), id, ch11::reply_saying("second")).status, 404);
+  EXPECT_EQ(ch10::post_reply(hubs.other.replies(), id, ch11::reply_saying("third")).status, 404)
+      << "a routed reply for a client answered already gets the hubs.holder's 404";
+  EXPECT_EQ(client.read_response().body, "first");
+  EXPECT_EQ(hubs.holder.stat("late_replies"), 2);
+}
+
+TEST(Bus, ARoutedReplyForNobodyGets404) {
+  explained_in("ch11-route");
+  ch11::two_hubs hubs;
+  const std::string unknown = "holder." + std::string(32, '0');
+  EXPECT_EQ(ch10::post_reply(hubs.other.replies(), unknown, ch11::reply_saying("x")).status, 404);
+  // A malformed reply is refused where it was posted, and never routed.
+  EXPECT_EQ(ch10::post_reply(hubs.other.replies(), unknown,
+                             ch10::http_message("HTTP/1.1 204 No Content", "body"))
+                .status,
+            400);
+  EXPECT_EQ(ch10::post_reply(hubs.other.replies(), "Holder." + std::string(32, '0'),
+                             ch11::reply_saying("x"))
+                .status,
+            400);
+  EXPECT_EQ(ch11::bus_stats(hubs.holder).at("routed_in").as_int64(), 1);
+}
+
+TEST(Bus, AReplyTooLargeForTheBusGets413AndTheHolderStillTakesIt) {
+  explained_in("ch11-route");
+  ch11::two_hubs hubs;
+  rdv::test::client client(hubs.holder.front());
+  client.send(ch10::get("/large"));
+  const std::string id = hubs.backend.next().id();
+  // Within the reply port's 1 MiB, but with its id and head, over NATS's.
+  const std::string body(1024 * 1024 - 100, 'x');
+  const rdv::test::response routed = ch10::post_reply(hubs.other.replies(), id, body, "text/plain");
+  EXPECT_EQ(routed.status, 413) << "trying again cannot help, so not 503:\n"
+                                << routed.raw.substr(0, 300);
+  EXPECT_TRUE(ch11::bus_stats(hubs.other).at("connected").as_bool());
+  EXPECT_EQ(ch10::post_reply(hubs.holder.replies(), id, body, "text/plain").status, 204);
+  EXPECT_EQ(client.read_response().body.size(), body.size());
+}
+
+TEST(Bus, StatsSayWhetherTheHubIsOnTheBus) {
+  explained_in("ch11-failures");
+  ch11::nats_server bus;
+  ch10::hub hub = ch11::bus_hub(bus, "h");
+  const boost::json::object stats = ch11::bus_stats(hub);
+  EXPECT_TRUE(stats.at("connected").as_bool());
+  for (const char* counter : {"routed_out", "routed_in", "route_failures"}) {
+    EXPECT_EQ(stats.at(counter).as_int64(), 0) << counter;
+  }
+  ch10::hub lone({});
+  EXPECT_FALSE(lone.stats().contains("bus")) << "a hub without --bus has no bus counters";
+}
+
+}  // namespace

@@ -1,0 +1,89 @@
+// Chapter 11's ids that name their hub, and the routed reply's wire form:
+// unit tests of the link, no bus needed.
+#include "bus_link.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace {
+
+using rdv::test::explained_in;
+
+TEST(HubIds, AreOneToSixteenOfLowercaseLettersDigitsAndDashes) {
+  explained_in("ch11-ids");
+  for (const char* good : {"a", "hub-1", "0123456789abcdef", "eu-west"}) {
+    EXPECT_TRUE(rdv::hubs::is_hub_id(good)) << good;
+  }
+  for (const char* bad : {"", "0123456789abcdefg", "Hub", "a.b", "a b", "a_b", "é", "a/b"}) {
+    EXPECT_FALSE(rdv::hubs::is_hub_id(bad)) << '"' << bad << '"';
+  }
+  std::set<std::string> names;
+  for (int i = 0; i < 100; ++i) {
+    const std::string name = rdv::hubs::random_hub_id();
+    EXPECT_EQ(name.size(), 8U);
+    EXPECT_TRUE(rdv::hubs::is_hub_id(name)) << name;
+    names.insert(name);
+  }
+  EXPECT_GT(names.size(), 95U) << "random names should rarely meet";
+}
+
+TEST(HubIds, AnIdsPrefixNamesItsHubOnlyWhenWellFormed) {
+  explained_in("ch11-ids");
+  boost::asio::io_context io;
+  rdv::hubs::nats_connection bus(io);  // never connected: prefixes need no bus
+  rdv::proc::scheduler node;
+  rdv::hubs::bus_link link(bus, node, "here");
+  EXPECT_EQ(link.id_prefix(), "here.");
+  const std::string hex(32, 'a');
+  EXPECT_EQ(link.prefix_of("here." + hex), "here.");
+  EXPECT_EQ(link.prefix_of("eu-west-2." + hex), "eu-west-2.");
+  EXPECT_EQ(link.prefix_of(hex), "") << "a lone hub's id names no hub";
+  for (const std::string& bad :
+       {"." + hex, "Here." + hex, "a_b." + hex, "a b." + hex, "0123456789abcdefg." + hex,
+        "../x." + hex, "a*." + hex, "a>." + hex}) {
+    EXPECT_EQ(link.prefix_of(bad), "")
+        << bad << ": a name that is not a hub id must not become part of a bus subject";
+  }
+  // The prefix ends at the first dot; what follows is for the hub to check.
+  EXPECT_EQ(link.prefix_of("a.b." + hex), "a.");
+}
+
+TEST(RoutedReply, ComesOutAsItWentIn) {
+  explained_in("ch11-route");
+  rdv::hubs::routed_reply sent{"a." + std::string(32, 'f'), {}};
+  sent.response.status = 201;
+  sent.response.reason = "Made";
+  sent.response.fields = {{"Content-Type", "text/plain"}, {"X-Job", "7"}};
+  sent.response.body = std::string("line one\r\nline two\n\0binary", 26);
+  const std::string wire = rdv::hubs::encode(sent);
+  const auto got = rdv::hubs::decode(wire);
+  ASSERT_TRUE(got.has_value()) << "decode() refused what encode() wrote:\n" << wire;
+  EXPECT_EQ(got->id, sent.id);
+  EXPECT_EQ(got->response.status, 201);
+  EXPECT_EQ(got->response.reason, "Made");
+  EXPECT_EQ(got->response.body, sent.response.body);
+  ASSERT_EQ(got->response.fields.size(), 2U) << wire;
+  EXPECT_EQ(got->response.fields[1], (std::pair<std::string, std::string>{"X-Job", "7"}));
+}
+
+TEST(RoutedReply, WhatIsNotOneIsRefused) {
+  explained_in("ch11-route");
+  const std::string id = "a." + std::string(32, 'f');
+  for (const std::string& bad :
+       {std::string(), id, id + "\n", id + "\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhi",
+        id + "\nHTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello",
+        id + "\nHTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n",
+        id + "\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\n\r\n",
+        id + "\nnot http"}) {
+    EXPECT_FALSE(rdv::hubs::decode(bad).has_value())
+        << "a message anyone could publish on the bus was taken for a reply:\n"
+        << bad;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,97 @@
+// Chapter 11's first step: the NATS client's socket watched by Asio, on
+// the io_context's one thread.
+#include "nats_fixture.hpp"
+
+#include "nats_connection.hpp"
+
+#include "rdv/test/book.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace {
+
+using namespace std::chrono_literals;
+using rdv::test::explained_in;
+namespace asio = boost::asio;
+using sent = rdv::hubs::nats_connection::sent;
+
+// Runs `io` until `done()` holds or `limit` passes; returns whether it held.
+template <class Done>
+bool run_until(asio::io_context& io, Done done, std::chrono::milliseconds limit = 10s) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!done() && std::chrono::steady_clock::now() < deadline) {
+    io.run_for(10ms);
+    if (io.stopped()) io.restart();
+  }
+  return done();
+}
+
+TEST(Loop, MessagesArriveOnTheIoContextsThread) {
+  explained_in("ch11-loop");
+  ch11::nats_server server;
+  asio::io_context io(1);
+  rdv::hubs::nats_connection bus(io);
+  bus.connect(server.url(), 5s);
+  std::vector<std::string> got;
+  bool on_io_thread = true;
+  const auto test_thread = std::this_thread::get_id();
+  bus.subscribe("greetings.>", [&](const rdv::hubs::bus_message& m) {
+    on_io_thread = on_io_thread && std::this_thread::get_id() == test_thread;
+    got.push_back(std::string(m.subject) + ' ' + std::string(m.data) + ' ' + std::string(m.reply));
+  });
+  ASSERT_EQ(bus.publish("greetings.one", "", "hello"), sent::yes);
+  ASSERT_EQ(bus.publish("greetings.two", "back.here", "world"), sent::yes);
+  EXPECT_TRUE(run_until(io, [&] { return got.size() == 2; }))
+      << "messages published on the connection's own subscription did not come back; only "
+      << got.size() << " did";
+  EXPECT_TRUE(on_io_thread) << "subscription handlers must run on the io_context's thread";
+  ASSERT_EQ(got.size(), 2U);
+  EXPECT_EQ(got[0], "greetings.one hello ");
+  EXPECT_EQ(got[1], "greetings.two world back.here");
+}
+
+TEST(Loop, AConnectionBackAfterTheServerRestartsCarriesMessagesAgain) {
+  explained_in("ch11-loop");
+  ch11::nats_server server;
+  asio::io_context io(1);
+  rdv::hubs::nats_connection bus(io);
+  bus.connect(server.url(), 5s);
+  int got = 0;
+  bus.subscribe("ping", [&](const rdv::hubs::bus_message&) { ++got; });
+  ASSERT_EQ(bus.publish("ping", "", "1"), sent::yes);
+  ASSERT_TRUE(run_until(io, [&] { return got == 1; }));
+  server.stop();
+  EXPECT_TRUE(run_until(io, [&] { return !bus.connected(); }))
+      << "the broken connection went unnoticed";
+  EXPECT_EQ(bus.publish("ping", "", "lost"), sent::down) << "publish should say the bus is down";
+  server.restart();
+  EXPECT_TRUE(run_until(
+      io, [&] { return bus.connected(); }, 5s))
+      << "the client should reconnect by itself within 5 s";
+  ASSERT_EQ(bus.publish("ping", "", "2"), sent::yes);
+  EXPECT_TRUE(run_until(io, [&] { return got == 2; }))
+      << "after reconnecting, the subscription should carry messages again (the new socket "
+         "must be watched)";
+}
+
+TEST(Loop, ConnectGivesUpWithOneLineWhenNoServerListens) {
+  explained_in("ch11-loop");
+  asio::io_context io(1);
+  rdv::hubs::nats_connection bus(io);
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    bus.connect("nats://127.0.0.1:" + std::to_string(ch10::refused_port()), 500ms);
+    ADD_FAILURE() << "connect() to a port nobody listens on should throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 4s)
+      << "it should give up after its patience";
+}
+
+}  // namespace

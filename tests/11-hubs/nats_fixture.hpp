@@ -1,0 +1,61 @@
+#pragma once
+// Chapter 11's tests: a real nats-server, started on a free port of
+// 127.0.0.1 for the length of a test (Debian's nats-server, which ./course
+// installs), and hubs joined to it.
+#include "../10-hub/hub_fixture.hpp"
+
+#include "rdv/test/program.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ch11 {
+
+using namespace std::chrono_literals;
+
+// A nats-server of its own, on 127.0.0.1.
+class nats_server {
+public:
+  // Starts one on a port the kernel chooses.
+  nats_server();
+  // "nats://127.0.0.1:PORT", for --bus.
+  std::string url() const { return "nats://127.0.0.1:" + std::to_string(port_); }
+  std::uint16_t port() const { return port_; }
+  // Stops it (SIGTERM), as when the bus goes down.
+  void stop();
+  // Starts it again on the same port, as when the bus comes back.
+  void restart();
+  bool running() const { return server_ != nullptr; }
+
+private:
+  void start(const std::string& port);
+  std::unique_ptr<rdv::test::program> server_;
+  std::uint16_t port_ = 0;
+};
+
+// A hub of chapter 11 joined to `bus` as `name`, with `args` besides.
+ch10::hub bus_hub(const nats_server& bus, const std::string& name,
+                  std::vector<std::string> args = {});
+
+// The bus's counters in the hub's /stats.
+boost::json::object bus_stats(ch10::hub& hub);
+
+// Polls /stats (every 10 ms, for `limit` at most) until bus.connected is
+// `connected`; returns whether it was.
+bool wait_connected(ch10::hub& hub, bool connected, std::chrono::milliseconds limit = 10s);
+
+// A bus, a backend, and two hubs on the bus forwarding to it: `holder`,
+// whose front port the tests' clients use, and `other`.
+struct two_hubs {
+  nats_server bus;
+  ch10::test_backend backend;
+  ch10::hub holder = bus_hub(bus, "holder", {"--backend", backend.address()});
+  ch10::hub other = bus_hub(bus, "other", {"--backend", backend.address()});
+};
+
+// A message/http reply that tells the client `text`.
+std::string reply_saying(std::string_view text);
+
+}  // namespace ch11
