@@ -5,6 +5,10 @@ a real load generator pinned to the other core, measures the server's CPU
 time during the load from /proc (and perf's task-clock when it is there),
 repeats, and prints one table of medians with ratios to a reference system.
 A peer that is not installed is reported as skipped, never faked.
+
+With --write, a benchmark also writes its table for the book (results.md)
+and a chart of the same medians (an SVG beside it, drawn by bar_chart() or
+line_chart() with matplotlib, which only --write needs).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(os.environ.get("RDV_ROOT", Path(__file__).resolve().parents[1]))
 BUILD = Path(os.environ.get("RDV_BUILD", ROOT / "build" / "release"))
@@ -328,6 +333,13 @@ def run_rounds(systems: dict, loads: dict, runs: int) -> tuple[dict, dict, dict]
     return names, skipped, samples
 
 
+def cpu_medians(names: dict, skipped: dict, samples: dict, load: str) -> dict[str, tuple[float, float]]:
+    """The medians of run_rounds() results under one load: key -> (req/s, CPU
+    ms per 1000 requests), for the systems measured (not skipped) only."""
+    return {key: (median([r for r, _ in samples[(key, load)]]), median([c for _, c in samples[(key, load)]]))
+            for key in names if key not in skipped and (key, load) in samples}
+
+
 def cpu_tables(names: dict, skipped: dict, samples: dict, loads: list[str],
                references: dict[str, str]) -> tuple[str, list[str]]:
     """The tables of run_rounds() results, as text and as Markdown lines: one
@@ -337,9 +349,7 @@ def cpu_tables(names: dict, skipped: dict, samples: dict, loads: list[str],
     markdown: list[str] = []
     headers = ["system", "req/s", "CPU ms/1000 req"] + [f"CPU vs {label}" for label in references.values()]
     for load_name in loads:
-        medians = {key: (median([r for r, _ in samples[(key, load_name)]]),
-                         median([c for _, c in samples[(key, load_name)]]))
-                   for key in names if key not in skipped and (key, load_name) in samples}
+        medians = cpu_medians(names, skipped, samples, load_name)
         rows = []
         for key in names:
             if key not in medians:
@@ -351,3 +361,191 @@ def cpu_tables(names: dict, skipped: dict, samples: dict, loads: list[str],
         text.append(table(load_name, headers, rows))
         markdown += markdown_table(f"`{load_name}`", headers, rows)
     return "\n\n".join(text), markdown
+
+
+# ------------------------------------------------------------------ charts
+#
+# A chart is drawn only from the numbers a run measured, the same medians
+# as its table, in the same run: a benchmark's --write draws it from the
+# figures it has just put in the table and writes both files together.
+
+CHART_WIDTH = 7.3  # inches: about 700 CSS pixels (SVG sizes are in points, 72 per inch, 96 px per inch)
+PANEL_HEIGHT = 3.3  # inches
+STYLE = {
+    "svg.hashsalt": "rendezvous",  # ids from the content, not from a random salt: same data, same file
+    "svg.fonttype": "none",        # text stays text (selectable, searchable, the browser's fonts)
+    "font.family": "sans-serif",
+    "font.size": 9,
+    "axes.titlesize": 9,
+    "axes.labelsize": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "grid.color": "#dddddd",
+    "figure.facecolor": "white",   # readable on the book's dark theme too
+    "savefig.facecolor": "white",
+}
+
+
+@dataclass
+class Panel:
+    """One plot of a chart, with its own y axis.
+
+    `series` maps each system, named exactly as the table names it, to its
+    values: one per group of a bar chart, or one per x of a line chart, NaN
+    where that system measured nothing (a failed case). A system with no
+    value at all is left out of the plot and of the legend."""
+
+    ylabel: str                     # what and in which unit: "ns per hop"
+    series: dict[str, list[float]]
+    title: str = ""                 # above the plot, when a chart has several
+    log_y: bool = False
+    digits: int = 0                 # of the value written on each bar (bar charts)
+
+
+def need_matplotlib() -> None:
+    """Exits with a clear message unless matplotlib can be imported: a
+    benchmark with --write calls this before it measures anything."""
+    _pyplot()
+
+
+def _pyplot() -> Any:
+    """matplotlib.pyplot on the Agg backend, imported on first use only, so
+    that a run without --write does not need matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit(f"--write draws a chart with matplotlib, which {sys.executable} cannot import.\n"
+                 "  On Debian: apt-get install python3-matplotlib (./course bench installs it),\n"
+                 "  and run the benchmark with the python3 that has it (Debian's is /usr/bin/python3).")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _measured(series: dict[str, list[float]]) -> dict[str, list[float]]:
+    """The systems with at least one value (NaN is no value)."""
+    return {name: values for name, values in series.items() if any(v == v for v in values)}
+
+
+def _colours(panels: list[Panel]) -> dict[str, str]:
+    """One colour per system, the same in every panel, in table order."""
+    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+    names: list[str] = []
+    for panel in panels:
+        names += [n for n in _measured(panel.series) if n not in names]
+    return {name: palette[i % len(palette)] for i, name in enumerate(names)}
+
+
+def _figure(plt: Any, title: str, panels: list[Panel], colours: dict[str, str],
+            lines: bool = False) -> tuple[Any, list[Any], float]:
+    """A figure of `panels` side by side under `title`, with the legend below
+    (a patch per system, or a line with its marker when `lines`); returns
+    (figure, axes, fraction of the height the legend takes)."""
+    longest = max((len(n) for n in colours), default=10)
+    columns = max(1, min(len(colours), int(CHART_WIDTH // (0.065 * longest + 0.6))))
+    rows = -(-len(colours) // columns)
+    legend = 0.22 * rows + 0.15
+    figure, axes = plt.subplots(1, len(panels), figsize=(CHART_WIDTH, PANEL_HEIGHT + legend), squeeze=False)
+    figure.suptitle(title, fontsize=10.5, fontweight="bold")
+    handles = [plt.Line2D([], [], color=c, marker="o", markersize=5, linewidth=1.6) if lines
+               else plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()]
+    if handles:  # every system skipped: an empty chart, as the table says why
+        figure.legend(handles=handles, labels=list(colours), loc="lower center", ncol=columns, frameon=False,
+                      handlelength=2.0 if lines else 1.2, columnspacing=1.5)
+    return figure, list(axes[0]), legend / (PANEL_HEIGHT + legend)
+
+
+def _number_axis(axis: Any, log: bool) -> None:
+    """Plain numbers with thousands separators on a linear or a log axis."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    formatter = FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 10 or v == int(v) else f"{v:,.2g}")
+    if log:
+        axis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+        axis.set_minor_formatter(NullFormatter())
+    axis.set_major_formatter(formatter)
+
+
+def _save(plt: Any, figure: Any, legend: float, path: Path) -> Path:
+    """Writes `figure` to `path` as an SVG that the same data draws alike
+    (no date; ids from the content, see STYLE), and closes it."""
+    figure.tight_layout(rect=(0, legend, 1, 1))
+    figure.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(figure)
+    return path
+
+
+def bar_chart(path: Path, title: str, groups: list[str], panels: list[Panel], xlabel: str = "") -> Path:
+    """Writes an SVG of grouped bars to `path`: in each panel a group per
+    entry of `groups` (a load, a case) and in it a bar per system measured,
+    its value written on it. Returns `path`."""
+    plt = _pyplot()
+    with plt.rc_context(STYLE):
+        colours = _colours(panels)
+        figure, axes, legend = _figure(plt, title, panels, colours)
+        for ax, panel in zip(axes, panels):
+            series = _measured(panel.series)
+            width = min(0.8 / max(len(series), 1), 0.16 * len(groups))  # one group: not a wall of colour
+            labels = {name: [fmt(v, panel.digits) for v in values if v == v] for name, values in series.items()}
+            longest = max((len(text) for texts in labels.values() for text in texts), default=0)
+            bar_inches = 0.8 * CHART_WIDTH / len(panels) / len(groups) * width
+            upright = longest * 0.06 > bar_inches  # the values would overlap side by side (8 pt: ~0.06 in a digit)
+            for i, (name, values) in enumerate(series.items()):
+                xs = [g + (i - (len(series) - 1) / 2) * width for g, v in enumerate(values) if v == v]
+                ys = [v for v in values if v == v]
+                bars = ax.bar(xs, ys, width * 0.92, color=colours[name], label=name)
+                ax.bar_label(bars, labels[name], fontsize=7 if upright else 8, rotation=90 if upright else 0,
+                             padding=2)
+            ax.set_xticks(range(len(groups)), groups)
+            ax.set_xlim(-0.5, len(groups) - 0.5)
+            ax.grid(axis="x", visible=False)
+            if panel.log_y:
+                ax.set_yscale("log")
+            _number_axis(ax.yaxis, panel.log_y)
+            ax.margins(y=0.3 if upright else 0.15)  # room for the values on the bars
+            ax.set_ylabel(panel.ylabel)
+            ax.set_xlabel(xlabel)
+            ax.set_title(panel.title)
+        return _save(plt, figure, legend, path)
+
+
+def line_chart(path: Path, title: str, x: list[float], panels: list[Panel], xlabel: str,
+               log_x: bool = False, xticklabels: list[str] | None = None) -> Path:
+    """Writes an SVG of lines to `path`: in each panel a line per system
+    measured through its values at `x` (a NaN breaks the line), with a
+    marker on each measured point. Returns `path`."""
+    plt = _pyplot()
+    with plt.rc_context(STYLE):
+        colours = _colours(panels)
+        figure, axes, legend = _figure(plt, title, panels, colours, lines=True)
+        for ax, panel in zip(axes, panels):
+            for name, values in _measured(panel.series).items():
+                ax.plot(x, values, marker="o", markersize=5, linewidth=1.6, color=colours[name], label=name)
+            if log_x:
+                ax.set_xscale("log")
+            if panel.log_y:
+                ax.set_yscale("log")
+            _number_axis(ax.yaxis, panel.log_y)
+            ax.set_xticks(x, xticklabels or [fmt(v) for v in x])
+            ax.xaxis.set_minor_formatter(plt.NullFormatter())
+            ax.set_ylabel(panel.ylabel)
+            ax.set_xlabel(xlabel)
+            ax.set_title(panel.title)
+        return _save(plt, figure, legend, path)
+
+
+def cpu_chart(path: Path, title: str, names: dict, skipped: dict, samples: dict, loads: list[str]) -> Path:
+    """A chart of run_rounds() results, the same medians as cpu_tables():
+    req/s and CPU ms per 1000 requests side by side, a group of bars per
+    load and a bar per system measured (skipped ones are left out)."""
+    medians = {load: cpu_medians(names, skipped, samples, load) for load in loads}
+    measured = [key for key in names if any(key in m for m in medians.values())]
+    nan = (float("nan"), float("nan"))
+
+    def series(index: int) -> dict[str, list[float]]:
+        return {names[key]: [medians[load].get(key, nan)[index] for load in loads] for key in measured}
+    return bar_chart(path, title, loads, [
+        Panel("requests per second", series(0), title="throughput"),
+        Panel("server CPU ms per 1000 requests", series(1), title="server CPU per request", digits=2),
+    ])

@@ -1,0 +1,203 @@
+// peer_worker: the worker side of chapter 11's benchmark, one program for
+// every system it compares, so that the worker costs each of them the same.
+//
+//   --mode hub    answers each forward 202 and posts the answer, as
+//                 message/http, to /reply/<X-Hub-Request-Id> at --reply-to
+//                 (a fixed hub: with two hubs, every reply goes to one of
+//                 them, whichever holds the client);
+//   --mode grip   answers each request from Pushpin with GRIP hold headers
+//                 (Grip-Hold: response, a channel of its own per request) and
+//                 publishes the answer to that channel at --publish (Pushpin's
+//                 HTTP publish endpoint);
+//   --mode nchan  answers nchan's authorization subrequest 204 and publishes
+//                 the answer to /pub/<X-Hub-Request-Id> at --publish.
+//
+// The answer is the same small JSON body everywhere. Publishes and replies
+// go on kept-alive connections (chapter 10's pool), as the hub's worker does.
+#include "acceptor.hpp"
+#include "connection_pool.hpp"
+#include "event_loop.hpp"
+#include "processes.hpp"
+#include "use_process.hpp"
+
+#include "rdv/server.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <iostream>
+#include <string>
+#include <unordered_map>
+
+namespace {
+
+namespace web = rdv::web;
+using tcp = boost::asio::ip::tcp;
+
+enum class mode { hub, grip, nchan };
+
+struct peer {
+  peer(mode m, tcp::endpoint t, std::string h) : how(m), target(t), host(std::move(h)) {}
+
+  mode how;
+  tcp::endpoint target;                     // --reply-to or --publish
+  std::string host;                         // its HOST:PORT, for the Host field
+  rdv::hub::connection_pool pool{1024, 1};  // no pipelining: Pushpin's publish port refuses it
+  std::chrono::milliseconds delay{0};       // --delay-ms: how long a job takes
+  std::uint64_t channels = 0;               // grip: the last channel made
+  std::unordered_map<std::string, std::string> published;  // grip: channel -> answer
+  std::uint64_t jobs = 0;       // forwards (or subrequests) that began a job
+  std::uint64_t recovered = 0;  // grip: answers given to Pushpin's recovery requests
+
+  // Waits as long as a job takes, letting other processes run.
+  void pause() const {
+    if (delay.count() == 0) return;
+    boost::asio::steady_timer timer(rdv::proc::current_io_context(), delay);
+    timer.async_wait(rdv::proc::use_process);
+  }
+
+  // POSTs `body` to `path` at the target; reports anything but 2xx.
+  void post(const std::string& path, std::string_view type, const std::string& body) {
+    const std::string request =
+        "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: " + std::string(type) +
+        "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    const auto answer =
+        pool.exchange(target, request, "POST",
+                      rdv::hub::connection_pool::clock::now() + std::chrono::seconds(10));
+    if (answer.error || answer.status / 100 != 2) {
+      std::cerr << "peer_worker: POST " << path << ": "
+                << (answer.error ? answer.error.message() : std::to_string(answer.status)) << '\n';
+    }
+  }
+
+  static std::string answer_for(std::string_view target) {
+    return R"({"worker":"peer_worker","target":")" + std::string(target) + R"(","done":true})";
+  }
+
+  web::response handle(web::request& r) {
+    // The benchmark asks how many jobs have begun, to know when all the
+    // clients it sent are held.
+    if (r.head.target == "/count") return web::text_response(200, std::to_string(jobs));
+    ++jobs;
+    switch (how) {
+    case mode::hub: {
+      const std::string id(r.head.fields.find("X-Hub-Request-Id").value_or(""));
+      const std::string body = answer_for(r.head.target);
+      const std::string message = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                  "Content-Length: " +
+                                  std::to_string(body.size()) + "\r\n\r\n" + body;
+      rdv::proc::spawn([this, id, message] {
+        pause();
+        post("/reply/" + id, "message/http", message);
+      });
+      return web::text_response(202);
+    }
+    case mode::grip: {
+      web::response hold;
+      // Pushpin asks again (Grip-Last) to recover a message it may have
+      // missed: hold once more, on the same channel, and start no new job.
+      if (const auto last = r.head.fields.find("Grip-Last")) {
+        --jobs;  // not a new job
+        const std::string channel(last->substr(0, last->find(';')));
+        // Published before Pushpin had subscribed, it was lost: answer now.
+        if (const auto done = published.find(channel); done != published.end()) {
+          web::response answer;
+          answer.fields = {{"Content-Type", "application/json"}};
+          answer.body = std::move(done->second);
+          published.erase(done);
+          ++recovered;
+          return answer;
+        }
+        hold.fields = {{"Grip-Hold", "response"}, {"Grip-Channel", channel + "; prev-id=0"}};
+        return hold;
+      }
+      const std::string channel = "c" + std::to_string(++channels);
+      hold.fields = {{"Grip-Hold", "response"},
+                     {"Grip-Channel", channel + "; prev-id=0"},
+                     {"Grip-Timeout", "60"},
+                     {"Content-Type", "application/json"}};
+      const std::string body = answer_for(r.head.target);
+      const std::string item = R"({"items":[{"channel":")" + channel +
+                               R"(","id":"1","prev-id":"0","formats":{"http-response":{)" +
+                               R"("headers":[["Content-Type","application/json"]],"body":")" +
+                               escaped(body) + R"("}}}]})";
+      rdv::proc::spawn([this, item, channel, body] {
+        pause();
+        post("/publish/", "application/json", item);
+        published.emplace(channel, body);  // for Pushpin's recovery request, if it comes
+      });
+      return hold;
+    }
+    case mode::nchan: {
+      const std::string id(r.head.fields.find("X-Hub-Request-Id").value_or(""));
+      const std::string body = answer_for(r.head.target);
+      rdv::proc::spawn([this, id, body] {
+        pause();
+        post("/pub/" + id, "application/json", body);
+      });
+      web::response ok;
+      ok.status = 204;
+      return ok;
+    }
+    }
+    return web::text_response(500);
+  }
+
+  static std::string escaped(std::string_view text) {  // for a JSON string
+    std::string out;
+    for (const char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  rdv::cli::flags flags("peer_worker",
+                        "The worker of chapter 11's benchmark, for the hub, Pushpin or nchan.");
+  flags.option("listen", rdv::cli::address, "where forwards come", "127.0.0.1:9000")
+      .option("mode", "hub|grip|nchan", "which system it works for", "hub")
+      .option("reply-to", rdv::cli::address, "hub mode: the reply port every reply goes to", "")
+      .option("publish", rdv::cli::address, "grip and nchan modes: where to publish", "")
+      .option("delay-ms", rdv::cli::milliseconds, "how long each job takes", "0")
+      .range(0, 86'400'000);
+  if (!flags.parse(argc, argv)) return flags.exit_status();
+  const std::string& how = flags.value("mode");
+  const std::string& to = how == "hub" ? flags.value("reply-to") : flags.value("publish");
+  if ((how != "hub" && how != "grip" && how != "nchan") || to.empty()) {
+    std::cerr << "peer_worker: --mode hub needs --reply-to, grip and nchan need --publish\n";
+    return 2;
+  }
+  try {
+    boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);
+    rdv::stop_on_signals(io);
+    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "backend");
+    const rdv::cli::host_port where = rdv::cli::parse_host_port(to);
+    peer worker(
+        how == "hub"    ? mode::hub
+        : how == "grip" ? mode::grip
+                        : mode::nchan,
+        tcp::resolver(io).resolve(where.host, std::to_string(where.port)).begin()->endpoint(), to);
+    worker.delay = std::chrono::milliseconds(flags.number("delay-ms"));
+    rdv::proc::scheduler node;
+    rdv::proc::run_in(io, node);
+    node.spawn([&] {
+      web::accept_connections(acceptor, [&worker](web::request& r) { return worker.handle(r); },
+                              {.idle_timeout = std::chrono::seconds(600),
+                               .max_connections = 20000,
+                               .log = &std::cerr,
+                               .answers_at_once = true});
+    });
+    io.run();
+    if (worker.recovered > 0) {
+      std::cerr << "peer_worker: " << worker.recovered
+                << " answers went to Pushpin's recovery requests\n";
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "peer_worker: " << e.what() << '\n';
+    return 1;
+  }
+}
