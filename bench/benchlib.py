@@ -219,9 +219,11 @@ def ab(url: str, requests: int, concurrency: int, keepalive: bool = True) -> dic
             "failed": failed + (int(non2xx[1]) if non2xx else 0)}
 
 
-def wrk(url: str, threads: int, connections: int, seconds: int) -> dict:
-    """wrk on LOAD_CORE: req/s and the number of requests made."""
-    argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+def wrk(url: str, threads: int, connections: int, seconds: int, timeout: int | None = None) -> dict:
+    """wrk on LOAD_CORE: req/s and the number of requests made. A response
+    slower than `timeout` seconds (wrk's default: 2) counts as failed."""
+    argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
+            *([f"--timeout={timeout}s"] if timeout else []), url]
     out = subprocess.run(pinned(LOAD_CORE, argv), capture_output=True, text=True, timeout=seconds + 60)
     text = out.stdout + out.stderr
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
