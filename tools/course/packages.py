@@ -27,7 +27,9 @@ VERIFY = ["shellcheck", "clang-format-14"]
 # The peers and load generators of the benchmarks (./course bench only).
 BENCH = ["wrk", "apache2-utils", "erlang-nox", "ruby", "nginx-light", "lighttpd", "libcaf-dev",
          "libboost-fiber1.81-dev", "node-llhttp", "libh2o-evloop-dev", "util-linux", "procps",
-         "python3-matplotlib"]
+         "python3-matplotlib",
+         # chapter 11: the hub's peers, and what nchan shares its channels through
+         "pushpin", "libnginx-mod-nchan", "redis-server"]
 
 
 def missing(packages: list[str]) -> list[str]:
