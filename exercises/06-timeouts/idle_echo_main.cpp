@@ -41,11 +41,11 @@ int main(int argc, char* argv[]) {
   const std::chrono::milliseconds idle(flags.number("idle-ms"));
   try {
     boost::asio::io_context io(1);
+    rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
     auto acceptor = listen(io, flags.endpoint("listen"));
     rdv::proc::scheduler node;  // destroyed before io, as run_in() asks
     rdv::proc::run_in(io, node);
     node.spawn([&acceptor, idle] { rdv::echo::accept(acceptor, idle); });
-    rdv::stop_on_signals(io);
     io.run();
   } catch (const std::exception& e) {
     std::cerr << "idle_echo: " << e.what() << '\n';
