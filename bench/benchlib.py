@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -26,7 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(os.environ.get("RDV_ROOT", Path(__file__).resolve().parents[1]))
 BUILD = Path(os.environ.get("RDV_BUILD", ROOT / "build" / "release"))
@@ -99,6 +100,51 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def wait_listening(port: int, seconds: float = 30, running: Callable[[], bool] = lambda: True) -> bool:
+    """Whether something accepts connections on 127.0.0.1:`port` within
+    `seconds`; gives up early once `running()` is false."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and running():
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def poll_until(done: Callable[[], bool], seconds: float, every: float = 0.1) -> bool:
+    """Calls `done()` every `every` seconds until it holds (true) or
+    `seconds` have passed (false)."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(every)
+    return True
+
+
+def allow_descriptors(count: int) -> None:
+    """Raises this process's limit on open files to `count` (the hard limit
+    at most); the servers it starts afterwards inherit it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, count)), hard))
+
+
+def hold_clients(stack: contextlib.ExitStack, port: int, count: int) -> None:
+    """Opens `count` connections to 127.0.0.1:`port`, each sending one
+    `GET /held/N`, and keeps them open until `stack` closes: the clients a
+    hub holds for a memory figure."""
+    for i in range(count):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"GET /held/%d HTTP/1.1\r\nHost: hub\r\n\r\n" % i)
+        stack.enter_context(s)
+
+
+def figure_medians(samples: dict[Any, list[dict]], figures: tuple[str, ...]) -> dict[Any, dict[str, float]]:
+    """key -> {figure: the median of its rounds} for samples[key], a list of
+    one dict of figures per round."""
+    return {key: {f: median([s[f] for s in rounds]) for f in figures} for key, rounds in samples.items()}
+
+
 @dataclass
 class Server:
     """A server under test, started pinned to SERVER_CORE, stopped on exit."""
@@ -118,13 +164,10 @@ class Server:
             self.process = subprocess.Popen(pinned(self.core, self.argv), cwd=self.cwd, stdout=out,
                                             stderr=subprocess.STDOUT, env=dict(os.environ, **self.env),
                                             start_new_session=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise Skip(f"{self.name} exited at start: {self.log.read_text()[-400:]}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
-                return self
-            time.sleep(0.05)
+        if wait_listening(self.port, 30, running=lambda: self.process.poll() is None):
+            return self
+        if self.process.poll() is not None:
+            raise Skip(f"{self.name} exited at start: {self.log.read_text()[-400:]}")
         self.__exit__()
         raise Skip(f"{self.name} did not listen on port {self.port} within 30 s")
 

@@ -24,6 +24,9 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <iostream>
 #include <string>
@@ -32,6 +35,7 @@
 namespace {
 
 namespace web = rdv::web;
+namespace json = boost::json;
 using tcp = boost::asio::ip::tcp;
 
 enum class mode { hub, grip, nchan };
@@ -70,8 +74,10 @@ struct peer {
     }
   }
 
+  // The answer every system's client gets: JSON naming the target.
   static std::string answer_for(std::string_view target) {
-    return R"({"worker":"peer_worker","target":")" + std::string(target) + R"(","done":true})";
+    return json::serialize(
+        json::object{{"worker", "peer_worker"}, {"target", target}, {"done", true}});
   }
 
   web::response handle(web::request& r) {
@@ -82,10 +88,12 @@ struct peer {
     switch (how) {
     case mode::hub: {
       const std::string id(r.head.fields.find("X-Hub-Request-Id").value_or(""));
-      const std::string body = answer_for(r.head.target);
-      const std::string message = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                  "Content-Length: " +
-                                  std::to_string(body.size()) + "\r\n\r\n" + body;
+      web::response answer;
+      answer.fields = {{"Content-Type", "application/json"}};
+      answer.body = answer_for(r.head.target);
+      std::string message;
+      web::write_head(answer, true, message);  // a whole response, as message/http carries it
+      message += answer.body;
       rdv::proc::spawn([this, id, message] {
         pause();
         post("/reply/" + id, "message/http", message);
@@ -117,13 +125,20 @@ struct peer {
                      {"Grip-Timeout", "60"},
                      {"Content-Type", "application/json"}};
       const std::string body = answer_for(r.head.target);
-      const std::string item = R"({"items":[{"channel":")" + channel +
-                               R"(","id":"1","prev-id":"0","formats":{"http-response":{)" +
-                               R"("headers":[["Content-Type","application/json"]],"body":")" +
-                               escaped(body) + R"("}}}]})";
-      rdv::proc::spawn([this, item, channel, body] {
+      // Pushpin's publish format: one item on the channel, the response
+      // its held client gets.
+      json::object response{
+          {"headers", json::array{json::array{"Content-Type", "application/json"}}},
+          {"body", body}};
+      json::object item{{"channel", channel},
+                        {"id", "1"},
+                        {"prev-id", "0"},
+                        {"formats", json::object{{"http-response", std::move(response)}}}};
+      const std::string publication =
+          json::serialize(json::object{{"items", json::array{std::move(item)}}});
+      rdv::proc::spawn([this, publication, channel, body] {
         pause();
-        post("/publish/", "application/json", item);
+        post("/publish/", "application/json", publication);
         published.emplace(channel, body);  // for Pushpin's recovery request, if it comes
       });
       return hold;
@@ -141,15 +156,6 @@ struct peer {
     }
     }
     return web::text_response(500);
-  }
-
-  static std::string escaped(std::string_view text) {  // for a JSON string
-    std::string out;
-    for (const char c : text) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    return out;
   }
 };
 

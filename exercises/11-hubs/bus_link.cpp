@@ -15,10 +15,10 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-// Where the verdicts for the hub named `hub_id` come back, one subject per
-// routed reply: `rdv.verdict.<hub_id>.<ticket>`.
-std::string verdict_subject(std::string_view hub_id, std::uint64_t ticket) {
-  return "rdv.verdict." + std::string(hub_id) + '.' + std::to_string(ticket);
+// Where the verdicts for the hub named `hub_id` come back: this, then the
+// ticket of the routed reply (one subject per reply, one subscription for all).
+std::string verdict_prefix(std::string_view hub_id) {
+  return "rdv.verdict." + std::string(hub_id) + '.';
 }
 
 // The message that takes a verdict from the bus to the process that waits
@@ -85,7 +85,7 @@ bus_link::bus_link(nats_connection& bus, proc::scheduler& node, std::string hub_
 void bus_link::start(hub::hub& local) {
   local_ = &local;
   bus_.subscribe(hub_subject(name_), [this](const bus_message& m) { take_routed(m); });
-  bus_.subscribe("rdv.verdict." + name_ + ".*", [this](const bus_message& m) { take_verdict(m); });
+  bus_.subscribe(verdict_prefix(name_) + '*', [this](const bus_message& m) { take_verdict(m); });
 }
 
 //! [prefix_of]
@@ -105,7 +105,7 @@ web::response bus_link::route(std::string_view id, web::response answer) {
   // Hint: The owner's subject comes from the id's prefix; the verdict's, from a ticket
   //   of this hub's own, so that the answer finds the process that asked. Which map
   //   tells take_verdict() that process? (more: ./course hint 11 4)
-  (void)id; (void)answer; (void)&unavailable; (void)&verdict_subject;
+  (void)id; (void)answer; (void)&unavailable; (void)&verdict_prefix;
   throw rdv::todo("ch11.4", "send the reply to its hub, and wait for the verdict");
 }
 //! [route]

@@ -14,10 +14,10 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-// Where the verdicts for the hub named `hub_id` come back, one subject per
-// routed reply: `rdv.verdict.<hub_id>.<ticket>`.
-std::string verdict_subject(std::string_view hub_id, std::uint64_t ticket) {
-  return "rdv.verdict." + std::string(hub_id) + '.' + std::to_string(ticket);
+// Where the verdicts for the hub named `hub_id` come back: this, then the
+// ticket of the routed reply (one subject per reply, one subscription for all).
+std::string verdict_prefix(std::string_view hub_id) {
+  return "rdv.verdict." + std::string(hub_id) + '.';
 }
 
 // The message that takes a verdict from the bus to the process that waits
@@ -94,7 +94,7 @@ bus_link::bus_link(nats_connection& bus, proc::scheduler& node, std::string hub_
 void bus_link::start(hub::hub& local) {
   local_ = &local;
   bus_.subscribe(hub_subject(name_), [this](const bus_message& m) { take_routed(m); });
-  bus_.subscribe("rdv.verdict." + name_ + ".*", [this](const bus_message& m) { take_verdict(m); });
+  bus_.subscribe(verdict_prefix(name_) + '*', [this](const bus_message& m) { take_verdict(m); });
 }
 
 //! [prefix_of]
@@ -126,10 +126,10 @@ web::response bus_link::route(std::string_view id, web::response answer) {
   // HINT: Without a bus, or without a verdict in time, the worker gets
   //       unavailable(...), and the failure is counted. A reply too large
   //       for the bus is another matter: would trying again help?
-  // STUB: (void)id; (void)answer; (void)&unavailable; (void)&verdict_subject;
+  // STUB: (void)id; (void)answer; (void)&unavailable; (void)&verdict_prefix;
   const std::string_view owner = prefix_of(id);
   const std::uint64_t ticket = ++next_ticket_;
-  const std::string reply_to = verdict_subject(name_, ticket);
+  const std::string reply_to = verdict_prefix(name_) + std::to_string(ticket);
   const std::string message = encode({std::string(id), std::move(answer)});
   switch (bus_.publish(hub_subject(owner.substr(0, owner.size() - 1)), reply_to, message)) {
   case nats_connection::sent::yes: break;
