@@ -172,17 +172,23 @@ bool send_all(tcp::socket& socket, std::initializer_list<std::string_view> piece
   for (const std::string_view piece : pieces) {
     if (!piece.empty()) left.emplace_back(piece.data(), piece.size());
   }
+  boost::system::error_code ec;
+  if (!socket.non_blocking()) socket.non_blocking(true, ec);  // send() returns, never waits
   auto next = left.begin();
-  while (next != left.end()) {
-    boost::system::error_code ec;
+  while (!ec && next != left.end()) {
+    // What the socket's buffer has room for goes now, without a wait.
     const std::span<const asio::const_buffer> rest(&*next,
                                                    static_cast<std::size_t>(left.end() - next));
-    std::size_t n = socket.async_send(rest, flags, use_process.within(patience)[ec]);
-    if (ec) return false;  // failed, or no byte taken within `patience`: stalled
+    std::size_t n = socket.send(rest, flags, ec);
+    if (ec == asio::error::would_block) {  // full: wait for room, or `patience` to pass
+      ec.clear();
+      socket.async_wait(tcp::socket::wait_write, use_process.within(patience)[ec]);
+      continue;  // failed, or no room within `patience`: stalled
+    }
     for (; next != left.end() && n >= next->size(); ++next) n -= next->size();
     if (next != left.end()) *next += n;
   }
-  return true;
+  return !ec;
 }
 //! [send_all]
 

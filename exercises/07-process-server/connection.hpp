@@ -23,9 +23,10 @@ void serve_connection(boost::asio::ip::tcp::socket socket, const handler& handle
                       const server_options& options);
 
 /// Sends all of `pieces` (with send(2) `flags`, e.g. MSG_MORE), in the
-/// calling process, giving each step `patience` to make progress: a client
-/// that takes no byte for that long has stalled. Returns false if the
-/// connection failed or stalled.
+/// calling process: what the socket has room for goes at once, and the
+/// process waits only when it is full, each time at most `patience` (a
+/// client that takes no byte for that long has stalled). Leaves the socket
+/// non-blocking. Returns false if the connection failed or stalled.
 bool send_all(boost::asio::ip::tcp::socket& socket, std::initializer_list<std::string_view> pieces,
               std::chrono::milliseconds patience, int flags = 0);
 

@@ -6,10 +6,9 @@
 #include "content_type.hpp"
 #include "http_date.hpp"
 #include "preconditions.hpp"
+#include "sendfile_call.hpp"
 #include "target_path.hpp"
 #include "use_process.hpp"
-
-#include <boost/asio/write.hpp>
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -72,17 +71,27 @@ bool send_head(tcp::socket& socket, std::string_view head, packing pack,
 }
 
 // Sends `count` bytes of the body's file from `offset` (the second half).
+// The first step is tried at once, as send_all() tries the head: often the
+// socket takes it all, and the process goes on without a wait. (Through
+// async_sendfile() it would wait for the completion, posted, with a timer
+// set and cancelled: the wait costs more than the call.)
 bool send_bytes(tcp::socket& socket, const file_body& body, std::uint64_t offset,
                 std::uint64_t count, std::chrono::milliseconds patience) {
+  if (!body.use_sendfile)
+    return copy_file(socket, body.file.get(), offset, count, body.copy_buffer, patience);
+  std::uint64_t done = 0;
+  if (count > 0 && socket.non_blocking()) {  // send_head() left it so
+    const sendfile_result now =
+        sendfile_some(socket.native_handle(), body.file.get(), offset, std::min(count, file_step));
+    if (now.error == 0 && now.sent == 0) return false;  // the file shrank
+    if (now.error != 0 && now.error != EAGAIN && now.error != EINTR) return false;
+    done = now.sent;
+  }
   boost::system::error_code ec;
-  for (std::uint64_t done = 0; !ec && done < count;) {
+  while (!ec && done < count) {  // what is left, waiting for room each time
     const std::uint64_t step = std::min(file_step, count - done);
-    if (body.use_sendfile) {
-      async_sendfile(socket, body.file.get(), offset + done, step,
-                     proc::use_process.within(patience)[ec]);
-    } else {
-      copy_file(socket, body.file.get(), offset + done, step, body.copy_buffer, patience, ec);
-    }
+    async_sendfile(socket, body.file.get(), offset + done, step,
+                   proc::use_process.within(patience)[ec]);
     done += step;
   }
   return !ec;
@@ -101,19 +110,23 @@ bool send_body(tcp::socket& socket, std::string_view head, const file_body& body
 }
 //! [send_body]
 
-std::string hex(std::uint64_t value) {
-  char digits[16];
-  return {digits, std::to_chars(digits, digits + sizeof digits, value, 16).ptr};
-}
-
 // A strong entity tag from the file's identity, size and modification time
-// (to the nanosecond): any write changes it, and so does replacing the file.
+// (to the nanosecond), in hex: any write changes it, and so does replacing
+// the file.
 http::validators validators_of(const struct stat& st) {
   const auto mtime =
       std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec);
-  return {"\"" + hex(st.st_ino) + "-" + hex(static_cast<std::uint64_t>(st.st_size)) + "-" +
-              hex(static_cast<std::uint64_t>(mtime.count())) + "\"",
-          std::chrono::sys_seconds(std::chrono::seconds(st.st_mtim.tv_sec))};
+  char tag[3 * 16 + 4];  // "<inode>-<size>-<mtime>", each at most 16 hex digits
+  char* at = tag;
+  *at++ = '"';
+  for (const std::uint64_t part :
+       {static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
+        static_cast<std::uint64_t>(mtime.count())}) {
+    if (at != tag + 1) *at++ = '-';
+    at = std::to_chars(at, tag + sizeof tag, part, 16).ptr;
+  }
+  *at++ = '"';
+  return {std::string(tag, at), std::chrono::sys_seconds(std::chrono::seconds(st.st_mtim.tv_sec))};
 }
 
 response refused(int status, std::string_view why) {
@@ -208,7 +221,9 @@ response file_server::answer_with_file(web::request& request, file_handle file,
   const http::validators v = validators_of(st);
   const http::conditions conditions = http::conditions::of(head.fields);
   response r;
-  r.fields = {{"Last-Modified", http::format_http_date(v.last_modified)}, {"ETag", v.etag}};
+  r.fields.reserve(6);  // with Content-Type, Accept-Ranges, Content-Range, Date
+  r.fields.emplace_back("Last-Modified", http::format_http_date(v.last_modified));
+  r.fields.emplace_back("ETag", v.etag);
   switch (http::evaluate(conditions, true, v)) {
   case http::precondition::proceed: break;
   case http::precondition::failed: return text_response(412);
@@ -254,26 +269,20 @@ web::handler static_files(const static_options& options) {
 }
 
 //! [copy_file]
-void copy_file(tcp::socket& socket, int file, std::uint64_t offset, std::uint64_t count,
-               std::size_t buffer_size, std::chrono::milliseconds patience,
-               boost::system::error_code& ec) {
-  ec.clear();
+bool copy_file(tcp::socket& socket, int file, std::uint64_t offset, std::uint64_t count,
+               std::size_t buffer_size, std::chrono::milliseconds patience) {
   const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(count, buffer_size));
   const auto buffer = std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(size, 1));
   for (std::uint64_t done = 0; done < count;) {
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(count - done, size));
     const ssize_t n = ::pread(file, buffer.get(), want, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ec = n == 0 ? boost::system::error_code(asio::error::eof)
-                  : boost::system::error_code(errno, boost::system::system_category());
-      return;
-    }
-    asio::async_write(socket, asio::buffer(buffer.get(), static_cast<std::size_t>(n)),
-                      proc::use_process.within(patience)[ec]);
-    if (ec) return;
-    done += static_cast<std::uint64_t>(n);
+    if (n <= 0) return false;  // the file shrank, or cannot be read
+    const std::string_view piece(buffer.get(), static_cast<std::size_t>(n));
+    if (!web::send_all(socket, {piece}, patience)) return false;
+    done += piece.size();
   }
+  return true;
 }
 //! [copy_file]
 

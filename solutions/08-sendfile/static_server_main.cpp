@@ -62,16 +62,16 @@ int main(int argc, char* argv[]) {
               "drop a client that takes none of a file this long", "60000")
       .range(1, 86'400'000)
       .option("packing", "HOW",
-              "how the head and the file meet TCP: separate, joined, nagle or cork (the book's "
+              "how the head and the file meet TCP: joined, separate, nagle or cork (the book's "
               "experiment)",
-              "separate")
+              "joined")
       .option(
           "congestion", "NAME",
           "TCP congestion control for the connections (cubic, bbr, ...); default: the system's");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const auto pack = packing_named(flags.value("packing"));
   if (!pack) {
-    std::cerr << "static-server: --packing: expected separate, joined, nagle or cork, got "
+    std::cerr << "static-server: --packing: expected joined, separate, nagle or cork, got "
               << flags.value("packing") << '\n';
     return 2;
   }

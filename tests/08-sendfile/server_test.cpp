@@ -242,13 +242,13 @@ TEST_F(StaticServer, AnswersRangesWith206And416) {
   EXPECT_EQ(c.read_response().body, "Hello") << c.transcript();
 }
 
-TEST(Packets, JoinedSendsTheHeadInOnePacketWithTheFile) {
+TEST(Packets, TheDefaultSendsTheHeadInOnePacketWithTheFile) {
   explained_in("ch08-packets");
   const ch08::filled_root tree;
-  // The static handler, and /segments: how many data segments this
-  // connection has sent so far, read from the server's socket.
-  const auto files =
-      rdv::files::static_files({.root = tree.root().string(), .pack = rdv::files::packing::joined});
+  // The static handler as it comes (--packing joined), and /segments: how
+  // many data segments this connection has sent so far, read from the
+  // server's socket.
+  const auto files = rdv::files::static_files({.root = tree.root().string()});
   ch08::server s([files](rdv::web::request& r) {
     if (r.head.target != "/segments") return files(r);
     return rdv::web::text_response(
