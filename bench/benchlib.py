@@ -300,9 +300,15 @@ def table(title: str, headers: list[str], rows: list[list[str]]) -> str:
 
 def markdown_table(title: str, headers: list[str], rows: list[list[str]]) -> list[str]:
     """The same table as Markdown lines, for a book page (\\include{doc})."""
-    out = [title, "", "| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    out = [title, "", "| " + " | ".join(in_code(h) for h in headers) + " |", "|" + "---|" * len(headers)]
+    out += ["| " + " | ".join(in_code(str(c)) for c in r) + " |" for r in rows]
     return out + [""]
+
+
+def in_code(cell: str) -> str:
+    """A table cell with its command-line flags in code, as the book writes
+    them (in plain text, Doxygen would turn "--" into a dash)."""
+    return re.sub(r"(?<!`)(--[a-z][\w-]*)", r"`\1`", cell)
 
 
 def fmt(value: float, digits: int = 0) -> str:
