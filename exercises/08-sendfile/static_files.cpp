@@ -71,18 +71,20 @@ bool send_head(tcp::socket& socket, std::string_view head, packing pack,
 }
 
 // Sends `count` bytes of the body's file from `offset` (the second half).
-// The first step is tried at once, as send_all() tries the head: often the
-// socket takes it all, and the process goes on without a wait. (Through
-// async_sendfile() it would wait for the completion, posted, with a timer
-// set and cancelled: the wait costs more than the call.)
+// What the socket takes goes at once, as in send_all(): often the whole
+// file, and the process goes on without a wait. (Through async_sendfile()
+// it would wait for the completion, posted, with a timer set and
+// cancelled: the wait costs more than the call.)
 bool send_bytes(tcp::socket& socket, const file_body& body, std::uint64_t offset,
                 std::uint64_t count, std::chrono::milliseconds patience) {
   if (!body.use_sendfile)
     return copy_file(socket, body.file.get(), offset, count, body.copy_buffer, patience);
   std::uint64_t done = 0;
   if (count > 0 && socket.non_blocking()) {  // send_head() left it so
+    // All of it: a call that does not wait needs no steps.
     const sendfile_result now =
-        sendfile_some(socket.native_handle(), body.file.get(), offset, std::min(count, file_step));
+        sendfile_some(socket.native_handle(), body.file.get(), offset,
+                      static_cast<std::size_t>(std::min<std::uint64_t>(count, SIZE_MAX)));
     if (now.error == 0 && now.sent == 0) return false;  // the file shrank
     if (now.error != 0 && now.error != EAGAIN && now.error != EINTR) return false;
     done = now.sent;
