@@ -79,15 +79,14 @@ bool send_bytes(tcp::socket& socket, const file_body& body, std::uint64_t offset
                 std::uint64_t count, std::chrono::milliseconds patience) {
   if (!body.use_sendfile)
     return copy_file(socket, body.file.get(), offset, count, body.copy_buffer, patience);
+  // All of it, in one call that does not wait (send_head() left the socket
+  // non-blocking). Whatever stopped it short (a full socket, the end of the
+  // file, an error), async_sendfile() below meets again and handles.
   std::uint64_t done = 0;
-  if (count > 0 && socket.non_blocking()) {  // send_head() left it so
-    // All of it: a call that does not wait needs no steps.
-    const sendfile_result now =
-        sendfile_some(socket.native_handle(), body.file.get(), offset,
-                      static_cast<std::size_t>(std::min<std::uint64_t>(count, SIZE_MAX)));
-    if (now.error == 0 && now.sent == 0) return false;  // the file shrank
-    if (now.error != 0 && now.error != EAGAIN && now.error != EINTR) return false;
-    done = now.sent;
+  if (count > 0 && socket.non_blocking()) {
+    done = sendfile_some(socket.native_handle(), body.file.get(), offset,
+                         static_cast<std::size_t>(std::min<std::uint64_t>(count, SIZE_MAX)))
+               .sent;
   }
   boost::system::error_code ec;
   while (!ec && done < count) {  // what is left, waiting for room each time
