@@ -23,11 +23,8 @@ struct stop {};
 //! [pong]
 void pong() {
   for (bool playing = true; playing;) {
-    receive(
-        [](ball b) {
-          send(b.from, ball{self(), b.bounces - 1});
-        },
-        [&playing](stop) { playing = false; });
+    receive([](ball b) { send(b.from, ball{self(), b.bounces - 1}); },
+            [&playing](stop) { playing = false; });
   }
 }
 //! [pong]

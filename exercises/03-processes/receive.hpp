@@ -53,9 +53,7 @@ struct handler_traits : detail::signature<typename detail::call_operator<std::de
 
 /// A callable that takes one message: its parameter's type says which.
 template <class F>
-concept message_handler = requires {
-  typename handler_traits<F>::argument;
-};
+concept message_handler = requires { typename handler_traits<F>::argument; };
 
 /// The message type a handler takes: `int` for `[](const int&) {...}`.
 template <class F>
@@ -70,11 +68,13 @@ using receive_result = std::common_type_t<typename handler_traits<H>::result...>
 /// from the mailbox and returns what that handler returns. Messages no
 /// handler takes stay in the mailbox, in order, for a later receive.
 template <message_handler... H>
-requires(sizeof...(H) > 0) receive_result<H...> receive(H&&... handlers);
+  requires(sizeof...(H) > 0)
+receive_result<H...> receive(H&&... handlers);
 
 /// Waits for the first message of type `M` and returns it.
 template <class M>
-requires(!message_handler<M>) M receive();
+  requires(!message_handler<M>)
+M receive();
 
 }  // namespace rdv::proc
 

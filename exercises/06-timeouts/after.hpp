@@ -55,7 +55,8 @@ envelope* receive_within(scheduler& node, wanted_types wanted,
 /// if none arrives within the clause's limit, returns what its on_timeout()
 /// returns. The last argument is the clause: `receive(h1, h2, after(5s, f))`.
 template <class... A>
-requires(sizeof...(A) >= 2 && is_timeout_clause<last_of<A...>>) auto receive(A&&... arguments);
+  requires(sizeof...(A) >= 2 && is_timeout_clause<last_of<A...>>)
+auto receive(A&&... arguments);
 
 /// Takes the first wanted message already in the mailbox, if any: calls its
 /// handler (whatever that returns is dropped) and returns true; returns false
@@ -63,7 +64,8 @@ requires(sizeof...(A) >= 2 && is_timeout_clause<last_of<A...>>) auto receive(A&&
 /// with a yes-or-no answer, for draining a mailbox:
 /// `while (receive_now([&](job& j) { take(j); })) {}`.
 template <message_handler... H>
-requires(sizeof...(H) > 0) bool receive_now(H&&... handlers);
+  requires(sizeof...(H) > 0)
+bool receive_now(H&&... handlers);
 
 }  // namespace rdv::proc
 

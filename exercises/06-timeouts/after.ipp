@@ -38,7 +38,8 @@ auto taking(H& handler) {
 
 //! [receive]
 template <class... A>
-requires(sizeof...(A) >= 2 && is_timeout_clause<last_of<A...>>) auto receive(A&&... arguments) {
+  requires(sizeof...(A) >= 2 && is_timeout_clause<last_of<A...>>)
+auto receive(A&&... arguments) {
   auto all = std::forward_as_tuple(arguments...);
   constexpr std::size_t handlers = sizeof...(A) - 1;
   auto& clause = std::get<handlers>(all);
@@ -49,7 +50,8 @@ requires(sizeof...(A) >= 2 && is_timeout_clause<last_of<A...>>) auto receive(A&&
 //! [receive]
 
 template <message_handler... H>
-requires(sizeof...(H) > 0) bool receive_now(H&&... handlers) {
+  requires(sizeof...(H) > 0)
+bool receive_now(H&&... handlers) {
   return receive(detail::taking(handlers)...,
                  after(std::chrono::steady_clock::duration::zero(), [] { return false; }));
 }

@@ -18,9 +18,7 @@ namespace {
 // Like rdv::listen(), but this server speaks TCP echo, not HTTP.
 boost::asio::ip::tcp::acceptor listen(boost::asio::io_context& io,
                                       const rdv::cli::host_port& where) {
-  using boost::asio::ip::tcp;
-  const tcp::endpoint endpoint(boost::asio::ip::make_address(where.host), where.port);
-  tcp::acceptor acceptor(io, endpoint);  // opens, binds with SO_REUSEADDR, listens
+  auto acceptor = rdv::open_listener(io, where, "echo");
   const std::string url = rdv::url_of(acceptor.local_endpoint());
   std::cout << "listening echo tcp" << url.substr(url.find(':')) << std::endl;
   return acceptor;

@@ -74,8 +74,7 @@ file_handle root_directory::open(const std::string& relative, boost::system::err
 }
 
 bool root_directory::replaced() const {
-  struct stat named {
-  }, held{};
+  struct stat named{}, held{};
   return ::stat(real_path_.c_str(), &named) == 0 && ::fstat(directory_.get(), &held) == 0 &&
          (named.st_ino != held.st_ino || named.st_dev != held.st_dev);
 }

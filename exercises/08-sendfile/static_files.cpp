@@ -194,7 +194,7 @@ response file_server::answer(web::request& request) const {
   boost::system::error_code ec;
   file_handle file = root_.open(path.relative, ec);
   if (ec) return open_failed(ec);
-  struct stat st {};
+  struct stat st{};
   if (::fstat(file.get(), &st) != 0) return text_response(500);
   std::string name = path.relative;  // its extension gives the Content-Type
   if (S_ISDIR(st.st_mode)) {

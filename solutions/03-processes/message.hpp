@@ -68,8 +68,8 @@ private:
 
 /// Whether a letter of `M` fits a pool block.
 template <class M>
-inline constexpr bool fits_block = sizeof(letter<M>) <= message_pool::block_size &&
-                                   alignof(letter<M>) <= message_pool::block_size;
+inline constexpr bool fits_block =
+    sizeof(letter<M>) <= message_pool::block_size && alignof(letter<M>) <= message_pool::block_size;
 
 /// Destroys the letter of `M` in `e` and frees its memory.
 template <class M>

@@ -37,8 +37,8 @@ R dispatch(envelope* e, message_pool& pool, H& handler, Rest&... rest) {
 
 //! [receive]
 template <message_handler... H>
-requires(sizeof...(H) > 0)
-    [[gnu::always_inline]] inline receive_result<H...> receive(H&&... handlers) {
+  requires(sizeof...(H) > 0)
+[[gnu::always_inline]] inline receive_result<H...> receive(H&&... handlers) {
   static constexpr const message_type* wanted[] = {&message_type_of<message_of<H>>...};
   scheduler& node = scheduler::current();
   envelope* e = node.receive(wanted);
@@ -47,7 +47,8 @@ requires(sizeof...(H) > 0)
 //! [receive]
 
 template <class M>
-requires(!message_handler<M>) [[gnu::always_inline]] inline M receive() {
+  requires(!message_handler<M>)
+[[gnu::always_inline]] inline M receive() {
   return receive([](M&& message) { return std::move(message); });
 }
 

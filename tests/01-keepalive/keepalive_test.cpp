@@ -51,7 +51,7 @@ TEST(KeepsAlive, FollowsTheVersionAndTheConnectionField) {
   };
   for (const auto& [head, expected] : cases) {
     EXPECT_EQ(rdv::keepalive::keeps_alive(head), expected)
-        << "keeps_alive(" << rdv::test::quoted(head) << ") should be " << std::boolalpha
+        << "keeps_alive(" << rdv::test::in_quotes(head) << ") should be " << std::boolalpha
         << expected;
   }
 }
@@ -68,7 +68,7 @@ TEST(AnswerHeads, AnswersOnlyCompleteHeads) {
   EXPECT_EQ(replies.size(), 2 * (replies.size() / 2));
   EXPECT_NE(replies.find("1234567"), std::string::npos);
   EXPECT_NE(replies.find("1234567", replies.find("1234567") + 7), std::string::npos)
-      << "two complete heads need two replies, got " << rdv::test::quoted(replies);
+      << "two complete heads need two replies, got " << rdv::test::in_quotes(replies);
   EXPECT_TRUE(open);
 }
 

@@ -14,20 +14,35 @@ namespace {
 
 std::atomic<long> allocations{0};
 
-void* allocate(std::size_t size) {
+void* allocate_or_null(std::size_t size) noexcept {
   ++allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  return std::malloc(size == 0 ? 1 : size);
+}
+
+void* allocate(std::size_t size) {
+  if (void* p = allocate_or_null(size)) return p;
   throw std::bad_alloc();
 }
 
 }  // namespace
 
+// Every form that the deletes below must free, the nothrow ones included:
+// some GoogleTest builds allocate with new (std::nothrow), and memory from
+// the sanitizer's own operator new must not reach our free().
 void* operator new(std::size_t size) { return allocate(size); }
 void* operator new[](std::size_t size) { return allocate(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return allocate_or_null(size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return allocate_or_null(size);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 

@@ -43,10 +43,10 @@ TEST(ChunkSize, ReadsHexDigitsAndSkipsExtensions) {
   for (const auto& c : cases) {
     std::uint64_t size = 12345;
     const parse_error e = rdv::http::parse_chunk_size(c.line, size);
-    EXPECT_EQ(e, c.error) << "parse_chunk_size(" << rdv::test::quoted(c.line) << ") gave "
+    EXPECT_EQ(e, c.error) << "parse_chunk_size(" << rdv::test::in_quotes(c.line) << ") gave "
                           << rdv::http::name_of(e);
     if (c.error == parse_error::none) {
-      EXPECT_EQ(size, c.size) << "for " << rdv::test::quoted(c.line);
+      EXPECT_EQ(size, c.size) << "for " << rdv::test::in_quotes(c.line);
     }
   }
 }
@@ -65,7 +65,7 @@ std::string decode_byte_by_byte(std::string_view body, body_decoder& decoder) {
         continue;
       }
       if (r.what == body_decoder::status::done)
-        return decoded + " (done, rest " + rdv::test::quoted(unused) + ")";
+        return decoded + " (done, rest " + rdv::test::in_quotes(unused) + ")";
       if (r.what == body_decoder::status::failed)
         return std::string(rdv::http::name_of(decoder.error()));
       break;  // need_more

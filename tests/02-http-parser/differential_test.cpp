@@ -21,7 +21,7 @@ TEST(Differential, AgreesWithHttpParserWhereTheRfcAndItAgree) {
     if (c.http_parser != nullptr) continue;
     const auto theirs = rdv::test::parse_with_http_parser(c.input);
     EXPECT_EQ(comparable(rdv::test::parse_whole(c.input)), comparable(theirs))
-        << "case: " << c.what << "\n  input: " << rdv::test::quoted(c.input)
+        << "case: " << c.what << "\n  input: " << rdv::test::in_quotes(c.input)
         << "\n  http-parser's error: " << theirs.error;
   }
 }
@@ -33,7 +33,7 @@ TEST(Differential, DiffersFromHttpParserOnlyWhereTheBookSaysWhy) {
     EXPECT_NE(comparable(rdv::test::parse_whole(c.input)),
               comparable(rdv::test::parse_with_http_parser(c.input)))
         << "case: " << c.what << "\n  is documented as a difference (" << c.http_parser
-        << "),\n  but both parsers now read " << rdv::test::quoted(c.input) << " the same way";
+        << "),\n  but both parsers now read " << rdv::test::in_quotes(c.input) << " the same way";
   }
 }
 
@@ -106,11 +106,11 @@ TEST(Differential, ReadsRandomValidRequestsLikeHttpParser) {
     for (auto n = 1 + i % 3; n > 0; --n) stream += maker.request();
     const auto ours = rdv::test::parse_whole(stream);
     ASSERT_EQ(comparable(ours), comparable(rdv::test::parse_with_http_parser(stream)))
-        << "random request " << i << ": " << rdv::test::quoted(stream);
+        << "random request " << i << ": " << rdv::test::in_quotes(stream);
     const std::size_t cut = std::uniform_int_distribution<std::size_t>(0, stream.size())(cut_at);
     ASSERT_EQ(comparable(rdv::test::parse_in_pieces(stream, {cut})), comparable(ours))
         << "random request " << i << " split after " << cut
-        << " bytes: " << rdv::test::quoted(stream);
+        << " bytes: " << rdv::test::in_quotes(stream);
   }
 }
 

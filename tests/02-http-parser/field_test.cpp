@@ -30,9 +30,9 @@ TEST(FieldLine, SplitsNameAndValue) {
     rdv::http::field f;
     const parse_error e = rdv::http::parse_field_line(c.line, f);
     EXPECT_EQ(e, parse_error::none)
-        << "for " << rdv::test::quoted(c.line) << ": " << rdv::http::name_of(e);
-    EXPECT_EQ(f.name, c.name) << "the name in " << rdv::test::quoted(c.line);
-    EXPECT_EQ(f.value, c.value) << "the value in " << rdv::test::quoted(c.line);
+        << "for " << rdv::test::in_quotes(c.line) << ": " << rdv::http::name_of(e);
+    EXPECT_EQ(f.name, c.name) << "the name in " << rdv::test::in_quotes(c.line);
+    EXPECT_EQ(f.value, c.value) << "the value in " << rdv::test::in_quotes(c.line);
   }
 }
 
@@ -55,7 +55,7 @@ TEST(FieldLine, RefusesWhatTwoParsersCouldReadDifferently) {
   for (const auto& c : cases) {
     rdv::http::field f;
     const parse_error e = rdv::http::parse_field_line(c.line, f);
-    EXPECT_EQ(e, c.error) << "parse_field_line(" << rdv::test::quoted(c.line)
+    EXPECT_EQ(e, c.error) << "parse_field_line(" << rdv::test::in_quotes(c.line)
                           << ") should fail with " << rdv::http::name_of(c.error) << ", not "
                           << rdv::http::name_of(e);
   }

@@ -38,10 +38,10 @@ TEST(ContentLength, ReadsDigitsAndListsOfEqualValues) {
   for (const auto& c : cases) {
     std::optional<std::uint64_t> length;
     const parse_error e = rdv::http::parse_content_length(c.value, length);
-    EXPECT_EQ(e, c.error) << "parse_content_length(" << rdv::test::quoted(c.value) << ") gave "
+    EXPECT_EQ(e, c.error) << "parse_content_length(" << rdv::test::in_quotes(c.value) << ") gave "
                           << rdv::http::name_of(e);
     if (c.error == parse_error::none) {
-      EXPECT_EQ(length, c.length) << "for " << rdv::test::quoted(c.value);
+      EXPECT_EQ(length, c.length) << "for " << rdv::test::in_quotes(c.value);
     }
   }
 }

@@ -28,7 +28,7 @@ TEST(Pipelining, GivesTheSameRequestsWhenEveryByteArrivesAlone) {
     std::vector<std::size_t> every(c.input.size());
     std::iota(every.begin(), every.end(), 0);
     EXPECT_EQ(summary(rdv::test::parse_in_pieces(c.input, every)), c.expected)
-        << "case: " << c.what << ", fed one byte at a time: " << rdv::test::quoted(c.input);
+        << "case: " << c.what << ", fed one byte at a time: " << rdv::test::in_quotes(c.input);
   }
 }
 
@@ -116,7 +116,7 @@ TEST(KeepAlive, FollowsTheVersionAndTheConnectionField) {
   for (const auto& [request, keeps] : cases) {
     const auto outcome = rdv::test::parse_whole(request);
     ASSERT_EQ(outcome.requests.size(), 1u) << summary(outcome);
-    EXPECT_EQ(outcome.requests[0].keep_alive, keeps) << rdv::test::quoted(request);
+    EXPECT_EQ(outcome.requests[0].keep_alive, keeps) << rdv::test::in_quotes(request);
   }
 }
 
@@ -138,7 +138,7 @@ std::string parse_response(std::string_view input, const char* method = "GET",
       break;
     case rdv::http::event::body: out += " body=<" + std::string(s.data) + '>'; break;
     case rdv::http::event::end:
-      return out + (input.empty() ? "" : " rest=" + rdv::test::quoted(input));
+      return out + (input.empty() ? "" : " rest=" + rdv::test::in_quotes(input));
     case rdv::http::event::error: return std::string(rdv::http::name_of(parser.error()));
     case rdv::http::event::need_more:
       if (closes && parser.finish_at_close()) return out + " (closed)";
@@ -183,9 +183,9 @@ TEST(Responses, TellWhetherTheConnectionStaysOpen) {
   };
   for (const auto& [response, keeps] : cases) {
     rdv::http::response_parser parser;
-    ASSERT_EQ(parser.next(response).what, rdv::http::event::head) << rdv::test::quoted(response);
+    ASSERT_EQ(parser.next(response).what, rdv::http::event::head) << rdv::test::in_quotes(response);
     EXPECT_EQ(rdv::http::keeps_alive(parser.head(), parser.body_framing()), keeps)
-        << rdv::test::quoted(response);
+        << rdv::test::in_quotes(response);
   }
   EXPECT_EQ(rdv::http::reason_phrase(431), "Request Header Fields Too Large");
   EXPECT_EQ(rdv::http::reason_phrase(408), "Request Timeout");

@@ -273,9 +273,10 @@ std::vector<request_case> all_request_cases() {
     const std::string got = summary(parse_in_pieces(c.input, {cut}, limits));
     if (got == c.expected) continue;
     return ::testing::AssertionFailure()
-           << "case: " << c.what << "\n  input:    " << quoted(c.input) << "\n  split:    first "
-           << cut << " bytes, then the rest (" << quoted(c.input.substr(0, cut))
-           << " + ...)\n  expected: " << quoted(c.expected) << "\n  but got:  " << quoted(got);
+           << "case: " << c.what << "\n  input:    " << in_quotes(c.input) << "\n  split:    first "
+           << cut << " bytes, then the rest (" << in_quotes(c.input.substr(0, cut))
+           << " + ...)\n  expected: " << in_quotes(c.expected)
+           << "\n  but got:  " << in_quotes(got);
   }
   return ::testing::AssertionSuccess();
 }

@@ -30,10 +30,10 @@ TEST(RequestLine, SplitsMethodTargetAndVersion) {
     rdv::http::request_head head;
     const parse_error e = rdv::http::parse_request_line(c.line, head);
     EXPECT_EQ(e, parse_error::none)
-        << "for " << rdv::test::quoted(c.line) << ": " << rdv::http::name_of(e);
-    EXPECT_EQ(head.method, c.method) << "the method of " << rdv::test::quoted(c.line);
-    EXPECT_EQ(head.target, c.target) << "the target of " << rdv::test::quoted(c.line);
-    EXPECT_EQ(head.version, c.version) << "the version of " << rdv::test::quoted(c.line);
+        << "for " << rdv::test::in_quotes(c.line) << ": " << rdv::http::name_of(e);
+    EXPECT_EQ(head.method, c.method) << "the method of " << rdv::test::in_quotes(c.line);
+    EXPECT_EQ(head.target, c.target) << "the target of " << rdv::test::in_quotes(c.line);
+    EXPECT_EQ(head.version, c.version) << "the version of " << rdv::test::in_quotes(c.line);
   }
 }
 
@@ -60,7 +60,7 @@ TEST(RequestLine, NamesWhatIsWrongWithAMalformedLine) {
   for (const auto& c : cases) {
     rdv::http::request_head head;
     const parse_error e = rdv::http::parse_request_line(c.line, head);
-    EXPECT_EQ(e, c.error) << "parse_request_line(" << rdv::test::quoted(c.line)
+    EXPECT_EQ(e, c.error) << "parse_request_line(" << rdv::test::in_quotes(c.line)
                           << ") should fail with " << rdv::http::name_of(c.error) << ", not "
                           << rdv::http::name_of(e);
   }

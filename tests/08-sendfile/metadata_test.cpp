@@ -15,7 +15,7 @@ namespace {
 
 using namespace std::chrono;
 using rdv::test::explained_in;
-using rdv::test::quoted;
+using rdv::test::in_quotes;
 
 // RFC 9110's example date, 1994-11-06 08:49:37 UTC.
 constexpr sys_seconds example = sys_days(1994y / November / 6) + 8h + 49min + 37s;
@@ -39,7 +39,7 @@ TEST(ContentType, FollowsTheExtensionIgnoringCase) {
       {"archive.verylongextension", "application/octet-stream"},
   };
   for (const auto& [name, type] : cases) {
-    EXPECT_EQ(rdv::files::content_type_for(name), type) << "for " << quoted(name);
+    EXPECT_EQ(rdv::files::content_type_for(name), type) << "for " << in_quotes(name);
   }
 }
 
@@ -58,8 +58,8 @@ TEST(HttpDate, ReadsTheThreeFormatsRfc9110Requires) {
   for (const char* text : {"Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT",
                            "Sun Nov  6 08:49:37 1994"}) {
     const auto parsed = rdv::http::parse_http_date(text, now);
-    ASSERT_TRUE(parsed) << quoted(text) << " is a valid HTTP date";
-    EXPECT_EQ(*parsed, example) << quoted(text);
+    ASSERT_TRUE(parsed) << in_quotes(text) << " is a valid HTTP date";
+    EXPECT_EQ(*parsed, example) << in_quotes(text);
   }
   EXPECT_EQ(rdv::http::parse_http_date("Thu Nov 16 08:49:37 1994", now),
             sys_days(1994y / November / 16) + 8h + 49min + 37s);
@@ -79,7 +79,7 @@ TEST(HttpDate, RejectsWhatIsNotADate) {
         "Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
         "Sun, 06 Nov 1994 08:49:37 GMT ", "sun, 06 nov 1994 08:49:37 GMT", "Sun Nov 06 08:49:37 94",
         "1994-11-06T08:49:37Z"}) {
-    EXPECT_FALSE(rdv::http::parse_http_date(text)) << quoted(text) << " is not an HTTP date";
+    EXPECT_FALSE(rdv::http::parse_http_date(text)) << in_quotes(text) << " is not an HTTP date";
   }
 }
 

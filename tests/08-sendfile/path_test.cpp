@@ -19,7 +19,7 @@ namespace {
 using rdv::files::confinement;
 using rdv::files::local_path_for;
 using rdv::test::explained_in;
-using rdv::test::quoted;
+using rdv::test::in_quotes;
 
 struct accepted {
   std::string_view target, relative;
@@ -48,9 +48,9 @@ TEST(TargetPath, DecodesEachSegmentOnceAndJoinsThem) {
   };
   for (const auto& c : cases) {
     const auto p = local_path_for(c.target);
-    EXPECT_EQ(p.status, 0) << "target " << quoted(c.target) << " refused: " << p.why;
-    EXPECT_EQ(p.relative, c.relative) << "target " << quoted(c.target);
-    EXPECT_EQ(p.trailing_slash, c.trailing_slash) << "target " << quoted(c.target);
+    EXPECT_EQ(p.status, 0) << "target " << in_quotes(c.target) << " refused: " << p.why;
+    EXPECT_EQ(p.relative, c.relative) << "target " << in_quotes(c.target);
+    EXPECT_EQ(p.trailing_slash, c.trailing_slash) << "target " << in_quotes(c.target);
   }
 }
 
@@ -67,8 +67,8 @@ TEST(TargetPath, RedirectsOnlyToAPathOfItsOwn) {
   };
   for (const auto& [target, location] : cases) {
     const auto p = local_path_for(target);
-    ASSERT_EQ(p.status, 0) << "target " << quoted(target) << " refused: " << p.why;
-    EXPECT_EQ(rdv::files::directory_target(p), location) << "target " << quoted(target);
+    ASSERT_EQ(p.status, 0) << "target " << in_quotes(target) << " refused: " << p.why;
+    EXPECT_EQ(rdv::files::directory_target(p), location) << "target " << in_quotes(target);
   }
 }
 
@@ -100,9 +100,9 @@ TEST(TargetPath, RefusesEverySpellingOfTheParentAndOfHiddenSeparators) {
   };
   for (const auto& c : cases) {
     const auto p = local_path_for(c.target);
-    EXPECT_EQ(p.status, c.status) << "target " << quoted(c.target) << " became "
-                                  << quoted(p.relative);
-    EXPECT_FALSE(p.why.empty()) << "a refusal says why, for " << quoted(c.target);
+    EXPECT_EQ(p.status, c.status) << "target " << in_quotes(c.target) << " became "
+                                  << in_quotes(p.relative);
+    EXPECT_FALSE(p.why.empty()) << "a refusal says why, for " << in_quotes(c.target);
   }
 }
 
@@ -122,7 +122,8 @@ TEST_P(Confinement, OpensFilesAndLinksThatStayInside) {
   const ch08::filled_root tree;
   for (const char* inside :
        {"", "hello.txt", "docs", "docs/index.html", "link-in", "docs/link-in"}) {
-    EXPECT_EQ(open_error(tree, GetParam(), inside), 0) << quoted(inside) << " is inside the root";
+    EXPECT_EQ(open_error(tree, GetParam(), inside), 0)
+        << in_quotes(inside) << " is inside the root";
   }
   EXPECT_EQ(open_error(tree, GetParam(), "missing.txt"), ENOENT);
   EXPECT_EQ(open_error(tree, GetParam(), "hello.txt/x"), ENOTDIR);
@@ -134,7 +135,7 @@ TEST_P(Confinement, RefusesLinksAndPathsLeadingOutside) {
   for (const char* outside : {"link-out", "link-abs", "docs/link-up", "link-dir-out/secret.txt",
                               "..", "docs/../../outside/secret.txt"}) {
     EXPECT_EQ(open_error(tree, GetParam(), outside), EXDEV)
-        << quoted(outside) << " leads outside the root: EXDEV, and no file";
+        << in_quotes(outside) << " leads outside the root: EXDEV, and no file";
   }
 }
 

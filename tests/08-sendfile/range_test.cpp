@@ -13,7 +13,7 @@ namespace {
 
 using rdv::http::range_decision;
 using rdv::test::explained_in;
-using rdv::test::quoted;
+using rdv::test::in_quotes;
 
 struct range_case {
   std::optional<std::string_view> range;
@@ -49,10 +49,10 @@ TEST(Range, AnswersOneRangeOfEachForm) {
   };
   for (const auto& c : cases) {
     const auto d = rdv::http::decide_range(c.range, c.length);
-    EXPECT_EQ(d.what, c.what) << quoted(*c.range) << " of " << c.length
+    EXPECT_EQ(d.what, c.what) << in_quotes(*c.range) << " of " << c.length
                               << " bytes: " << name(d.what);
-    EXPECT_EQ(d.first, c.first) << quoted(*c.range) << " of " << c.length << " bytes";
-    EXPECT_EQ(d.last, c.last) << quoted(*c.range) << " of " << c.length << " bytes";
+    EXPECT_EQ(d.first, c.first) << in_quotes(*c.range) << " of " << c.length << " bytes";
+    EXPECT_EQ(d.last, c.last) << in_quotes(*c.range) << " of " << c.length << " bytes";
   }
 }
 
@@ -65,7 +65,7 @@ TEST(Range, RefusesRangesOutsideTheFileWith416) {
            {"bytes=0-", 0},
            {"bytes=18446744073709551616-", 1000}}) {
     EXPECT_EQ(rdv::http::decide_range(range, length).what, range_decision::unsatisfiable)
-        << quoted(range) << " of " << length << " bytes";
+        << in_quotes(range) << " of " << length << " bytes";
   }
   EXPECT_EQ(rdv::http::content_range({range_decision::unsatisfiable}, 1000), "bytes */1000");
   EXPECT_EQ(rdv::http::content_range({range_decision::partial, 0, 99}, 1000), "bytes 0-99/1000");
@@ -80,7 +80,7 @@ TEST(Range, SendsTheWholeFileForWhatItIgnores) {
   };
   for (const auto& range : ignored) {
     EXPECT_EQ(rdv::http::decide_range(range, 1000).what, range_decision::whole)
-        << (range ? quoted(*range) : "no Range field") << ": ignored, the whole file";
+        << (range ? in_quotes(*range) : "no Range field") << ": ignored, the whole file";
   }
   EXPECT_EQ(rdv::http::decide_range("bytes=-5", 0).what, range_decision::whole)
       << "the last 5 bytes of an empty file: the whole (empty) file";

@@ -151,10 +151,9 @@ TEST(AsyncSendfile, StopsWhenItsWaitIsCancelled) {
   temp_file f(content);
   socket_pair s;  // nobody reads: the sender fills up and waits
   outcome o;
-  rdv::files::async_sendfile(s.sender, f.file.get(), 0, content.size(),
-                             [&](boost::system::error_code ec, std::uint64_t sent) {
-                               o = {true, ec, sent};
-                             });
+  rdv::files::async_sendfile(
+      s.sender, f.file.get(), 0, content.size(),
+      [&](boost::system::error_code ec, std::uint64_t sent) { o = {true, ec, sent}; });
   asio::post(s.io, [&] { s.sender.cancel(); });
   run_until(s.io, [&] { return o.done; });
   ASSERT_TRUE(o.done) << "the operation never completed";

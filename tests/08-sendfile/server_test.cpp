@@ -16,7 +16,7 @@
 namespace {
 
 using rdv::test::explained_in;
-using rdv::test::quoted;
+using rdv::test::in_quotes;
 
 std::string get(std::string_view target, std::string_view more_fields = "") {
   return "GET " + std::string(target) + " HTTP/1.1\r\nHost: x\r\n" + std::string(more_fields) +
@@ -142,9 +142,10 @@ TEST_F(StaticServer, RefusesEveryPathOutOfTheRoot) {
     c.send(get(target));
     const auto r = c.read_response();
     EXPECT_TRUE(r.status == 400 || r.status == 403 || r.status == 404)
-        << quoted(target) << " got " << r.status << "\n"
+        << in_quotes(target) << " got " << r.status << "\n"
         << c.transcript();
-    EXPECT_EQ(r.body.find("SECRET"), std::string::npos) << quoted(target) << " leaked the secret";
+    EXPECT_EQ(r.body.find("SECRET"), std::string::npos)
+        << in_quotes(target) << " leaked the secret";
   }
   c.send(get("/link-out"));
   EXPECT_EQ(c.read_response().status, 403) << "a link out of the root: 403\n" << c.transcript();
@@ -164,7 +165,7 @@ TEST_F(StaticServer, SendsLastModifiedAndAStrongEtag) {
   explained_in("ch08-conditional");
   c.send(get("/hello.txt"));
   const auto r = c.read_response();
-  struct stat st {};
+  struct stat st{};
   ASSERT_EQ(::stat((tree.root() / "hello.txt").c_str(), &st), 0);
   EXPECT_EQ(rdv::http::parse_http_date(r.field("Last-Modified")),
             std::chrono::sys_seconds(std::chrono::seconds(st.st_mtim.tv_sec)))
@@ -230,8 +231,8 @@ TEST_F(StaticServer, AnswersRangesWith206And416) {
   }
   c.send(get("/big.bin", "Range: bytes=" + size + "-\r\n"));
   const auto wrong = c.read_response();
-  EXPECT_EQ(wrong.status, 416) << quoted(wrong.raw);
-  EXPECT_EQ(wrong.field("Content-Range"), "bytes */" + size) << quoted(wrong.raw);
+  EXPECT_EQ(wrong.status, 416) << in_quotes(wrong.raw);
+  EXPECT_EQ(wrong.field("Content-Range"), "bytes */" + size) << in_quotes(wrong.raw);
   c.send(get("/hello.txt", "Range: bytes=0-1,4-5\r\n"));
   EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << "several ranges: the whole file\n"
                                                             << c.transcript();
@@ -275,7 +276,7 @@ TEST_P(Body, SendsLargeFilesWhole) {
   const auto d =
       ch08::fetch_until_closed(s.thread.port(), get("/big.bin", "Connection: close\r\n"));
   EXPECT_EQ(d.problem, "");
-  EXPECT_TRUE(d.head.starts_with("HTTP/1.1 200 ")) << quoted(d.head);
+  EXPECT_TRUE(d.head.starts_with("HTTP/1.1 200 ")) << in_quotes(d.head);
   ch08::expect_body(ch08::pattern(ch08::temp_root::big_size), d.body, "GET /big.bin");
   EXPECT_TRUE(d.closed);
 }
@@ -317,7 +318,7 @@ TEST_P(Body, ClosesTheConnectionWhenTheFileShrinksWhileBeingSent) {
     std::filesystem::resize_file(tree.root() / "huge.bin", 1000);
   });
   EXPECT_EQ(d.problem, "") << "the client must see the connection close, not wait forever";
-  EXPECT_TRUE(d.head.find("Content-Length: 67108864") != std::string::npos) << quoted(d.head);
+  EXPECT_TRUE(d.head.find("Content-Length: 67108864") != std::string::npos) << in_quotes(d.head);
   EXPECT_TRUE(d.closed);
   EXPECT_LT(d.body.size(), huge) << "fewer bytes than promised, then the end of the connection";
   rdv::test::client c(s.thread);  // and the server goes on

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import book, book_check, build, chapters, gtest, packages, regions, ui, verify
+from . import book, book_check, build, chapters, doctor, gtest, machine, packages, regions, ui, verify
 from .chapters import ROOT
 
 DESCRIPTION = """\
@@ -30,9 +30,12 @@ Rendezvous: Erlang-style web servers in C++20, one chapter at a time.
   ./course run NN [PROG] ... run a chapter's reference program
   ./course bench NN          run a chapter's benchmark side by side with its peers
   ./course verify [--quick]  the instructor's check: teeth, drift, book snippets
+  ./course doctor            check this machine: release, packages, limits, ports, kernel
+  ./course setup [--bench]   install every package the course needs now (else: on first use)
 
-Every command installs the Debian packages it needs first (apt-get, with sudo
-when you are not root), then configures and builds what it needs.
+Every command installs the packages it needs first (apt-get on Debian 12 and
+13 and Ubuntu 24.04, with sudo when you are not root), then configures and
+builds what it needs. Anywhere else, use the dev container (see the README).
 `./course COMMAND --help` says more about each.
 """
 
@@ -65,12 +68,14 @@ def _build_or_exit(preset: str, targets: list[str], what: str) -> None:
         sys.exit(1)
 
 
-def _setup(preset: str = "dev", extra_packages: list[str] | None = None) -> None:
+def _setup(preset: str = "dev", extra_packages: list[str] | None = None, command: str = "") -> None:
+    for finding in doctor.warnings_for(command, preset):  # what would fail later, said first
+        ui.warn(f"{finding.what}: {finding.detail}\n    fix: {finding.fix}")
     packages.ensure(packages.BUILD + (extra_packages or []))
     try:
         build.configure(preset)
     except build.BuildError as error:
-        ui.error(str(error))
+        ui.error(str(error) + "\n./course doctor checks what this machine has of what the course needs.")
         sys.exit(1)
 
 
@@ -126,7 +131,7 @@ def _report(run: gtest.Run, title: str, show_behaviours: bool = True) -> bool:
 def cmd_test(args: argparse.Namespace) -> int:
     """Runs the tests of every chapter (or one) against the reference solutions."""
     selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
-    _setup(args.preset)
+    _setup(args.preset, command="test")
     # (label for reports, what to call it, test binary)
     if args.soak:  # the chapters' reliability runs, as CMake knows them (SOAK sources)
         known = _manifest(args.preset)["chapters"]
@@ -212,7 +217,7 @@ def check_chapter(number: str, junit: str | None = None) -> int:
     the *solutions* of the chapters before it, so they can be done in any order)."""
     target = _coded(number)
     selected = [c for c in chapters.coded_chapters() if c.number <= target.number]
-    _setup("dev")
+    _setup("dev", command="check")
     runs, failing = [], []
     for chapter in selected:
         focus = chapter == target
@@ -390,15 +395,19 @@ def _manifest(preset: str) -> dict:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Builds and runs one of chapter NN's reference programs."""
+    """Builds and runs one of chapter NN's programs: the reference solution's,
+    or with --exercise (before or after NN) the one built from your exercises."""
     chapter = _coded(args.chapter)
+    rest = list(args.args)
+    if rest and rest[0] == "--exercise":  # ./course run 01 --exercise ...
+        args.exercise = True
+        rest.pop(0)
     _setup("dev")
     known = _manifest("dev")["chapters"].get(chapter.number, {})
     programs = known.get("programs", [])
     if not programs:
         ui.error(f"chapter {chapter.number} has no programs")
         return 2
-    rest = list(args.args)
     program = programs[0]
     if rest and rest[0] in programs:
         program = rest.pop(0)
@@ -450,7 +459,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_book(args: argparse.Namespace) -> int:
     """Builds the book and chapter 8's static-server (nothing else: the rest
     builds when a command needs it), then serves the book on http://127.0.0.1:8000."""
-    _setup("dev", packages.BOOK)
+    host, _, port = args.listen.rpartition(":")
+    if not args.no_serve and not machine.can_listen(host, int(port)):  # say so now, not after the build
+        ui.error(machine.port_in_use_message(host, int(port), "./course book --listen {listen}"))
+        return 1
+    _setup("dev", packages.BOOK, command="book")
     if args.no_serve:
         _build_or_exit("dev", ["book"], "the book")
     else:  # one build, so that Doxygen writes the book while the compiler works
@@ -461,7 +474,8 @@ def cmd_book(args: argparse.Namespace) -> int:
         ui.say(f"The book is at {index}")
         ui.say(f"Open it with a browser: file://{index}")
         return 0
-    ui.say(f"Serving the book with chapter 8's static-server: http://{args.listen}/  (Ctrl-C stops it)")
+    shown = args.listen.replace("0.0.0.0:", "127.0.0.1:")  # every interface: this one too, and a forwarded port
+    ui.say(f"Serving the book with chapter 8's static-server: http://{shown}/  (Ctrl-C stops it)")
     return _run_program([str(server), "--root", str(book.html_dir()), "--listen", args.listen])
 
 
@@ -518,6 +532,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_setup(args: argparse.Namespace) -> int:
+    """Installs now every package the course's commands would install when
+    first run (with --bench, the benchmarks' peers too), and nothing else:
+    for a machine that will be offline later, or a container image."""
+    wanted = packages.BUILD + packages.BOOK + packages.VERIFY + packages.WATCH
+    packages.ensure(wanted + (packages.BENCH if args.bench else []))
+    names, _ = packages.resolve(wanted)
+    ui.say(ui.green(f"{ui.PASS} the {len(names)} packages of ./course test, book, check, watch and verify "
+                    "are installed" + (", and the benchmarks' peers" if args.bench else "")))
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Checks what this machine has of what the course needs, and says how to
+    fix what is missing: the release, the packages, the compilers, disk space,
+    `ulimit -n`, the ports the course listens on, and the kernel's features.
+    It installs and changes nothing."""
+    return doctor.run(args.listen)
+
+
 # ---------------------------------------------------------------- parser
 
 def parser() -> argparse.ArgumentParser:
@@ -572,8 +606,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("args", nargs=argparse.REMAINDER, help="passed to bench/NN-slug/run (try --help)")
 
     p = command("book", cmd_book, "build the book and serve it")
-    p.add_argument("--listen", default="127.0.0.1:8000", help="where to serve it (default 127.0.0.1:8000)")
+    p.add_argument("--listen", default=doctor.BOOK_LISTEN,
+                   help=f"where to serve it (default {doctor.BOOK_LISTEN}; the dev container sets "
+                   f"{doctor.BOOK_LISTEN_VARIABLE}=0.0.0.0:8000, so that the host can reach it)")
     p.add_argument("--no-serve", action="store_true", help="build it and print where it is")
+
+    p = command("setup", cmd_setup, "install every package the course needs, now")
+    p.add_argument("--bench", action="store_true", help="also the benchmarks' peers and load generators")
+
+    p = command("doctor", cmd_doctor, "check this machine, and say how to fix what is missing")
+    p.add_argument("--listen", default=doctor.BOOK_LISTEN, help="where you will serve the book (default "
+                   f"{doctor.BOOK_LISTEN})")
 
     p = command("verify", cmd_verify, "the instructor's check: teeth, drift, book snippets")
     p.add_argument("chapter", nargs="?", help="only this chapter's tests and teeth")
@@ -589,6 +632,8 @@ def main(argv: list[str]) -> int:
         parser().print_help()
         return 0
     build.VERBOSE = bool(getattr(args, "verbose", False))
+    if args.command != "doctor":  # the doctor reports the limit as the shell has it
+        machine.raise_open_files()  # Debian's soft limit, 1024, is too few for the tests of chapter 7
     try:
         return args.handler(args)
     except KeyboardInterrupt:

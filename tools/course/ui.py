@@ -40,6 +40,10 @@ def step(text: str) -> None:
     say(dim("· " + text))
 
 
+def warn(text: str) -> None:
+    print(red("course: ") + "warning: " + text, file=sys.stderr, flush=True)
+
+
 def error(text: str) -> None:
     print(red("course: ") + text, file=sys.stderr, flush=True)
 

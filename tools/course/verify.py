@@ -3,8 +3,8 @@
 Quick part (no build): exercise regions are well formed, exercises/ is what
 the generator writes, every \\snippet and every test's book anchor exists,
 every region is shown by one listing of its chapter's page, shell scripts
-pass shellcheck, and the C++ sources are formatted as .clang-format says,
-by the pinned clang-format (FORMATTER). Full part: the solutions pass their tests, the book builds
+pass shellcheck, the C++ sources are formatted as .clang-format says,
+by the pinned clang-format (FORMATTER), and the tools' own tests pass. Full part: the solutions pass their tests, the book builds
 without a warning and hands out no answer in open text (book_check.py), the
 pristine exercises fail the tests, and stubbing any single region alone
 makes at least one test fail ("teeth").
@@ -16,9 +16,10 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-from . import book, book_check, build, chapters, gtest, regions, ui
+from . import book, book_check, build, chapters, gtest, packages, regions, ui
 from .chapters import ROOT
 
 EXPLAINED_IN = re.compile(r'explained_in\(\s*"(?P<anchor>[\w-]+)"\s*\)')
@@ -65,12 +66,23 @@ def quick_problems() -> list[str]:
                                     "names no section of the book")
     problems += _shellcheck()
     problems += format_problems()
+    problems += _tooling_tests()
     return problems
 
 
+def _tooling_tests() -> list[str]:
+    """The course command's own tests (tools/tests): packages, doctor."""
+    result = subprocess.run([sys.executable, "-m", "unittest", "discover", "-s", "tools/tests", "-q"],
+                            cwd=ROOT, capture_output=True, text=True)
+    if result.returncode == 0:
+        return []
+    return ["tools/tests fail (python3 -m unittest discover -s tools/tests):\n" + result.stderr[-3000:]]
+
+
 # The clang-format that decides the layout: another major version formats
-# some constructs differently, so the check names its own.
-FORMATTER = "clang-format-14"
+# some constructs differently, so the check names its own (one that every
+# release the course knows can install).
+FORMATTER = packages.FORMATTER
 
 
 def formatted_sources() -> list[Path]:
@@ -107,9 +119,9 @@ def _generator_differences(chapter: chapters.Chapter) -> list[str]:
 
 
 def shell_scripts() -> list[Path]:
-    """The course's shell scripts: course itself, CI, and the benchmarks' scripts."""
+    """The course's shell scripts: course itself, CI, the tools' and the benchmarks' scripts."""
     scripts = [ROOT / "course", ROOT / ".ci" / "run"]
-    for path in sorted((ROOT / "bench").rglob("*")):
+    for path in sorted((ROOT / "tools").glob("*")) + sorted((ROOT / "bench").rglob("*")):
         if path.is_file() and (path.suffix == ".sh" or _has_shell_shebang(path)):
             scripts.append(path)
     return [s for s in scripts if s.exists()]

@@ -5,14 +5,37 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
 namespace rdv {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
-asio::ip::tcp::acceptor listen(asio::io_context& context, const cli::host_port& where,
-                               std::string_view role, int backlog, bool reuse_port) {
+namespace {
+
+// Says why a listener could not open, and what to do about it, in the
+// words of a person rather than of the library's source location.
+std::string cannot_listen(const cli::host_port& where, std::string_view role,
+                          const boost::system::error_code& ec) {
+  const bool v6 = where.host.find(':') != std::string::npos;
+  std::string text = "cannot listen for " + std::string(role) + " on " + (v6 ? "[" : "") +
+                     where.host + (v6 ? "]:" : ":") + std::to_string(where.port) + ": " +
+                     ec.message();
+  if (ec == boost::system::errc::address_in_use) {
+    text += " (another program listens there: stop it, or give another port; 0 picks a free one)";
+  } else if (ec == boost::system::errc::permission_denied) {
+    text += " (ports below 1024 need root: give a port above 1024)";
+  } else if (ec == boost::system::errc::address_not_available) {
+    text += " (no interface of this machine has that address)";
+  }
+  return text;
+}
+
+}  // namespace
+
+asio::ip::tcp::acceptor open_listener(asio::io_context& context, const cli::host_port& where,
+                                      std::string_view role, int backlog, bool reuse_port) {
   tcp::resolver resolver(context);
   const auto results = resolver.resolve(where.host, std::to_string(where.port),
                                         tcp::resolver::passive | tcp::resolver::numeric_service);
@@ -22,8 +45,15 @@ asio::ip::tcp::acceptor listen(asio::io_context& context, const cli::host_port& 
   if (reuse_port) {
     acceptor.set_option(asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>(true));
   }
-  acceptor.bind(endpoint);
-  acceptor.listen(backlog);
+  boost::system::error_code ec;
+  if (acceptor.bind(endpoint, ec); !ec) acceptor.listen(backlog, ec);
+  if (ec) throw std::runtime_error(cannot_listen(where, role, ec));
+  return acceptor;
+}
+
+asio::ip::tcp::acceptor listen(asio::io_context& context, const cli::host_port& where,
+                               std::string_view role, int backlog, bool reuse_port) {
+  tcp::acceptor acceptor = open_listener(context, where, role, backlog, reuse_port);
   std::cout << "listening " << role << ' ' << url_of(acceptor.local_endpoint()) << std::endl;
   return acceptor;
 }

@@ -15,10 +15,19 @@
 namespace rdv {
 
 /// Opens a TCP listener on `where` (port 0 picks a free port) with the given
-/// listen(2) backlog, then prints `listening <role> http://HOST:PORT` on
-/// standard output, flushed, so that scripts and tests can read the real port.
+/// listen(2) backlog, and says nothing. Throws std::runtime_error saying why,
+/// for `role`, and what to do, if it cannot listen (the port is taken, say).
 /// With `reuse_port`, other processes may listen on the same port as well
 /// (SO_REUSEPORT), and the kernel shares the connections out among them.
+boost::asio::ip::tcp::acceptor
+open_listener(boost::asio::io_context& context, const cli::host_port& where, std::string_view role,
+              int backlog = boost::asio::socket_base::max_listen_connections,
+              bool reuse_port = false);
+
+/// Opens a TCP listener on `where` (port 0 picks a free port) with the given
+/// listen(2) backlog, then prints `listening <role> http://HOST:PORT` on
+/// standard output, flushed, so that scripts and tests can read the real port.
+/// Throws as open_listener() does.
 boost::asio::ip::tcp::acceptor
 listen(boost::asio::io_context& context, const cli::host_port& where, std::string_view role,
        int backlog = boost::asio::socket_base::max_listen_connections, bool reuse_port = false);

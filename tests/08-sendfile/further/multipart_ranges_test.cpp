@@ -16,7 +16,7 @@
 namespace {
 
 using rdv::test::explained_in;
-using rdv::test::quoted;
+using rdv::test::in_quotes;
 
 std::string get(std::string_view target, std::string_view range) {
   return "GET " + std::string(target) + " HTTP/1.1\r\nHost: x\r\nRange: " + std::string(range) +
@@ -91,7 +91,7 @@ protected:
     const std::string type = r.field("Content-Type");
     const std::string prefix = "multipart/byteranges; boundary=";
     ASSERT_TRUE(type.starts_with(prefix))
-        << "several ranges: expected Content-Type: " << prefix << "..., got " << quoted(type);
+        << "several ranges: expected Content-Type: " << prefix << "..., got " << in_quotes(type);
     EXPECT_FALSE(r.has_field("Content-Range"))
         << "a multipart answer has Content-Range in each part, not in its head";
     std::string boundary = type.substr(prefix.size()), problem;
@@ -100,7 +100,7 @@ protected:
     }
     const auto parts = parts_of(r.body, boundary, problem);
     ASSERT_EQ(problem, "") << "Range: " << range << "; the multipart body, which begins with:\n"
-                           << quoted(std::string_view(r.body).substr(0, 400));
+                           << in_quotes(std::string_view(r.body).substr(0, 400));
     ASSERT_EQ(parts.size(), expected.size()) << "Range: " << range << ": one part per range";
     for (std::size_t i = 0; i < parts.size(); ++i) {
       const auto [first, last] = expected[i];
@@ -184,7 +184,7 @@ TEST_P(MultipartRanges, OneSatisfiableRangeAmongSeveralGetsAPlain206) {
   EXPECT_EQ(r.field("Content-Range"), "bytes 10-19/" + size)
       << "of bytes=10-19,99999999- only the first range is in the file: it is sent as a single "
          "range, with Content-Range in the head (a multipart answer of one part is not allowed)\n"
-      << quoted(r.raw.substr(0, 300));
+      << in_quotes(r.raw.substr(0, 300));
   EXPECT_EQ(r.body, big.substr(10, 10));
 }
 
@@ -193,8 +193,8 @@ TEST_P(MultipartRanges, NoSatisfiableRangeGets416) {
   c.send(get("/big.bin", "bytes=99999999-,88888888-88888889"));
   const auto r = c.read_response();
   EXPECT_EQ(r.status, 416) << "no range of bytes=99999999-,88888888-88888889 is in the file\n"
-                           << quoted(r.raw);
-  EXPECT_EQ(r.field("Content-Range"), "bytes */" + size) << quoted(r.raw);
+                           << in_quotes(r.raw);
+  EXPECT_EQ(r.field("Content-Range"), "bytes */" + size) << in_quotes(r.raw);
 }
 
 INSTANTIATE_TEST_SUITE_P(SendfileAndCopy, MultipartRanges, ::testing::Values(true, false),

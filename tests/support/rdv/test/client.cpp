@@ -179,13 +179,13 @@ response client::read_response(bool to_head_request) {
   const auto [p, ec] = std::from_chars(code.data(), code.data() + code.size(), r.status);
   if (sp1 == std::string::npos || ec != std::errc{} || p != code.data() + code.size() ||
       !r.version.starts_with("HTTP/")) {
-    fail("expected a status line like \"HTTP/1.1 200 OK\", got " + quoted(status_line));
+    fail("expected a status line like \"HTTP/1.1 200 OK\", got " + in_quotes(status_line));
   }
   r.reason = sp2 == std::string::npos ? "" : status_line.substr(sp2 + 1);
   for (std::string line; !(line = read_line()).empty();) {
     const auto colon = line.find(':');
     if (colon == std::string::npos)
-      fail("expected a header field \"Name: value\", got " + quoted(line));
+      fail("expected a header field \"Name: value\", got " + in_quotes(line));
     r.fields.emplace_back(line.substr(0, colon),
                           std::string(trim(std::string_view(line).substr(colon + 1))));
   }
@@ -197,7 +197,7 @@ response client::read_response(bool to_head_request) {
       std::size_t size = 0;
       const auto [q, e] =
           std::from_chars(size_line.data(), size_line.data() + size_line.size(), size, 16);
-      if (e != std::errc{}) fail("expected a chunk size in hex, got " + quoted(size_line));
+      if (e != std::errc{}) fail("expected a chunk size in hex, got " + in_quotes(size_line));
       if (size == 0) {
         while (!read_line().empty()) {}  // trailer fields
         break;
@@ -211,7 +211,7 @@ response client::read_response(bool to_head_request) {
     const std::string text = r.field("Content-Length");
     const auto [q, e] = std::from_chars(text.data(), text.data() + text.size(), length);
     if (e != std::errc{} || q != text.data() + text.size()) {
-      fail("expected a number in Content-Length, got " + quoted(text));
+      fail("expected a number in Content-Length, got " + in_quotes(text));
     }
     r.body = buffered_.substr(0, need(length));
     buffered_.erase(0, length);
@@ -274,7 +274,7 @@ void client::fail(const std::string& what) const {
 }
 
 std::string client::transcript() const {
-  std::string out = "  sent:     " + quoted(sent_) + "\n  received: " + quoted(received_);
+  std::string out = "  sent:     " + in_quotes(sent_) + "\n  received: " + in_quotes(received_);
   if (server_ != nullptr && !server_->manual().command.empty()) {
     out += "\n  try it by hand: run `" + server_->manual().command + "`, then\n    " +
            printf_nc(sent_, server_->manual().default_port);

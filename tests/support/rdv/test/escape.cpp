@@ -36,7 +36,7 @@ std::string escaped(std::string_view bytes, bool for_printf) {
 
 }  // namespace
 
-std::string quoted(std::string_view bytes) { return '"' + escaped(bytes, false) + '"'; }
+std::string in_quotes(std::string_view bytes) { return '"' + escaped(bytes, false) + '"'; }
 
 std::string printf_nc(std::string_view bytes, unsigned port) {
   return "printf '" + escaped(bytes, true) + "' | nc -q 2 127.0.0.1 " + std::to_string(port);

@@ -8,7 +8,10 @@
 namespace rdv::test {
 
 /// `bytes` as a double-quoted C string: `"GET / HTTP/1.1\r\n"`, non-printable bytes as \xNN.
-std::string quoted(std::string_view bytes);
+/// (Not called `quoted`: for a std::string argument, argument-dependent lookup
+/// would find std::quoted of <iomanip>, which some standard libraries include
+/// along with other headers, and prefer it.)
+std::string in_quotes(std::string_view bytes);
 
 /// A shell command that sends `bytes` to 127.0.0.1:`port` and prints the answer:
 /// `printf 'GET / HTTP/1.1\r\n\r\n' | nc -q 2 127.0.0.1 8081`.
