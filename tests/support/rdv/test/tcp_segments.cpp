@@ -3,6 +3,9 @@
 #include <linux/tcp.h>
 #include <netinet/in.h>  // IPPROTO_TCP
 #include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstddef>
 
 namespace rdv::test {
 
@@ -16,6 +19,18 @@ tcp_info info_of(int fd) {
 }
 
 }  // namespace
+
+bool segment_counts_available() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  tcp_info info{};
+  socklen_t size = sizeof info;
+  const bool reported =
+      ::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &size) == 0 &&
+      size >= offsetof(tcp_info, tcpi_data_segs_out) + sizeof info.tcpi_data_segs_out;
+  ::close(fd);
+  return reported;
+}
 
 std::uint32_t data_segments_sent(int fd) { return info_of(fd).tcpi_data_segs_out; }
 

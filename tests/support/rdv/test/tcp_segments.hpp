@@ -7,6 +7,9 @@
 
 namespace rdv::test {
 
+// Whether this system reports segment counts in TCP_INFO. Linux has since
+// 4.6; qemu-user, for one, passes on only the first 4 bytes of the struct.
+bool segment_counts_available();
 // tcpi_data_segs_out of the socket `fd`; 0 if TCP_INFO fails.
 std::uint32_t data_segments_sent(int fd);
 // tcpi_data_segs_in of the socket `fd`; 0 if TCP_INFO fails.
