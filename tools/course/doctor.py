@@ -117,9 +117,18 @@ def _open_files() -> list[Finding]:
         return [Finding(True, "ulimit -n", f"{soft} open files per process, but ./course raises it to "
                         f"{machine.open_files_target()} for what it runs (the hard limit allows it); for a "
                         f"program you start yourself, raise it first: ulimit -n {machine.open_files_target()}")]
-    fix = (f"ulimit -n {OPEN_FILES_NEEDED}   (as root you may raise the hard limit)" if os.geteuid() == 0 else
-           "open a new terminal: the hard limit comes back with a new login (if it is as low there, raise it "
-           f"in /etc/security/limits.d/: '* hard nofile {OPEN_FILES_NEEDED * 16}')")
+    fresh = machine.init_open_files_hard_limit()
+    if fresh is not None and (fresh == resource.RLIM_INFINITY or fresh >= OPEN_FILES_NEEDED):
+        fix = (f"open a new terminal (or log in again): this shell lowered its own hard limit, and a new "
+               f"one starts from {fresh if fresh != resource.RLIM_INFINITY else 'no limit'}")
+    elif machine.in_container():
+        fix = (f"start the container with a higher limit: docker run --ulimit nofile=65536:65536 ... "
+               "(the dev container's devcontainer.json does)")
+    elif os.geteuid() == 0:
+        fix = f"ulimit -n {OPEN_FILES_NEEDED}   (as root you may raise the hard limit)"
+    else:
+        fix = ("open a new terminal: the hard limit comes back with a new login (if it is as low there, raise it "
+               f"in /etc/security/limits.d/: '* hard nofile {OPEN_FILES_NEEDED * 16}')")
     return [Finding(False, "ulimit -n", f"{soft} open files per process, and the hard limit is {hard}: chapter "
                     f"7's tests hold 1,000 clients and the server's 1,000 sockets in one process, chapter 10's "
                     f"a hub and 500 clients; they need {OPEN_FILES_NEEDED}", fix)]

@@ -172,6 +172,23 @@ def has_reuse_port() -> bool:
     return True
 
 
+def init_open_files_hard_limit() -> int | None:
+    """The hard limit on open files of PID 1, which a new login starts from."""
+    try:
+        for line in Path("/proc/1/limits").read_text().splitlines():
+            if line.startswith("Max open files"):
+                value = line.split()[4]
+                return resource.RLIM_INFINITY if value == "unlimited" else int(value)
+    except (OSError, IndexError, ValueError):
+        pass
+    return None
+
+
+def in_container() -> bool:
+    """Whether this runs in a container (Docker, Podman), whose limits its runtime sets."""
+    return Path("/.dockerenv").exists() or Path("/run/.containerenv").exists() or "container" in os.environ
+
+
 def kernel_release() -> tuple[int, int]:
     m = re.match(r"(\d+)\.(\d+)", os.uname().release)
     return (int(m[1]), int(m[2])) if m else (0, 0)
