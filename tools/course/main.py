@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import book, book_check, build, chapters, doctor, gtest, machine, packages, regions, ui, verify
+from . import book, book_check, book_text, build, chapters, doctor, gtest, machine, packages, regions, ui, verify
 from .chapters import ROOT
 
 DESCRIPTION = """\
@@ -507,11 +507,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
             ui.say(f"  {ui.green(ui.PASS)} {book.html_dir().relative_to(ROOT)}/index.html")
             ui.say(ui.bold("\nThe book shows every exercise's stub and keeps its answer folded"))
             found, looked_for = book_check.built_problems(book.html_dir())
+            pages = sorted((ROOT / "chapters").glob("*.md"))
+            found += book_text.html_problems(book.html_dir(), book_text.section_anchors(pages))
             for problem in found:
                 ui.say(f"  {ui.red(ui.FAIL)} {problem}")
             if not found:
                 ui.say(f"  {ui.green(ui.PASS)} every exercise has its box; none of {looked_for} "
-                       "lines of the reference solutions is in open text")
+                       "lines of the reference solutions is in open text; no Doxygen command or "
+                       "anchor is left in the text")
             problems += found
         except build.BuildError as error:
             problems.append("the book does not build:\n" + str(error))

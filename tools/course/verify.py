@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import book, book_check, build, chapters, gtest, packages, regions, ui
+from . import book, book_check, book_text, build, chapters, gtest, packages, regions, ui
 from .chapters import ROOT
 
 EXPLAINED_IN = re.compile(r'explained_in\(\s*"(?P<anchor>[\w-]+)"\s*\)')
@@ -57,6 +57,7 @@ def quick_problems() -> list[str]:
                      for line in from_generator]
     problems += book.snippet_problems()
     problems += book_check.quick_problems()
+    problems += book_text.source_problems()
     anchors = book.sections()
     for source in sorted((ROOT / "tests").rglob("*.cpp")):
         for number, line in enumerate(source.read_text().splitlines(), 1):
