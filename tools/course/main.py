@@ -396,12 +396,12 @@ def _manifest(preset: str) -> dict:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Builds and runs one of chapter NN's programs: the reference solution's,
-    or with --exercise (before or after NN) the one built from your exercises."""
+    or with --exercise (anywhere on the line) the one built from your exercises."""
     chapter = _coded(args.chapter)
     rest = list(args.args)
-    if rest and rest[0] == "--exercise":  # ./course run 01 --exercise ...
+    if "--exercise" in rest:  # ./course run 01 --exercise ...: no program of the course takes it
         args.exercise = True
-        rest.pop(0)
+        rest = [arg for arg in rest if arg != "--exercise"]
     _setup("dev")
     known = _manifest("dev")["chapters"].get(chapter.number, {})
     programs = known.get("programs", [])
