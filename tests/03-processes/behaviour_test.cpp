@@ -120,6 +120,22 @@ TEST_F(Behaviour, MessagesCanBeAnyMovableType) {
   node.run();
 }
 
+// Chapter 7 spawns a process per connection whose function owns its socket
+// and changes it: a spawn that keeps the function const would first fail
+// there, far from the mistake. (If this file does not compile, look at how
+// spawn() stores and calls the function.)
+TEST_F(Behaviour, AProcessOwnsItsFunctionAndMayChangeWhatItHolds) {
+  explained_in("ch03-spawn");
+  std::unique_ptr<int> handed_back;
+  node.spawn([owned = std::make_unique<int>(41), &handed_back]() mutable {
+    ++*owned;                        // a mutable function changes what it owns
+    handed_back = std::move(owned);  // and may give it away
+  });
+  node.run();
+  ASSERT_TRUE(handed_back) << "the process did not run its function to the end";
+  EXPECT_EQ(*handed_back, 42);
+}
+
 TEST_F(Behaviour, ASendToAnEndedProcessIsDropped) {
   explained_in("ch03-send");
   const pid gone = node.spawn([] {});

@@ -98,6 +98,28 @@ def _behaviours(run: gtest.Run) -> list[tuple[str, bool, gtest.Test]]:
     return list(lines.values())
 
 
+def _counts(run: gtest.Run) -> str:
+    """"20/23 tests pass", with the skipped ones counted apart: a skip is not a pass."""
+    skipped = sum(t.was_skipped for t in run.tests)
+    ran = len(run.tests) - skipped
+    passed = sum(t.passed and not t.was_skipped for t in run.tests)
+    return f"{passed}/{ran} tests pass" + (f", {skipped} skipped here" if skipped else "")
+
+
+def _explain_stub(run: gtest.Run) -> bool:
+    """Names the exercise whose stub the tests reached, and how to get its
+    hints; returns whether there was one."""
+    stub = gtest.first_stub(run)
+    if not stub:
+        return False
+    number, exercise = stub["id"][2:4], stub["id"].split(".")[1]
+    ui.say()
+    ui.say(ui.bold(f"The tests reached exercise {stub['id']}, not done yet:"))
+    ui.say(f"  {stub['todo'].split(' (hints:')[0]}")
+    ui.say(f"  Its hints, one at a time: ./course hint {number} {exercise}")
+    return True
+
+
 def _explain_failure(test: gtest.Test, anchors: dict[str, book.Section]) -> None:
     ui.say()
     ui.say(ui.bold(f"First failure: {test.full_name}"))
@@ -116,7 +138,10 @@ def _report(run: gtest.Run, title: str, show_behaviours: bool = True) -> bool:
     """Prints a run as behaviour lines; returns whether everything passed."""
     ui.say(ui.bold(title))
     if show_behaviours:
-        for label, ok, _ in _behaviours(run):
+        for label, ok, first in _behaviours(run):
+            if ok and first.was_skipped:
+                ui.say(f"  {ui.dim(ui.SKIP)} {label} {ui.dim('(skipped: ' + first.skipped + ')')}")
+                continue
             mark = ui.green(ui.PASS) if ok else ui.red(ui.FAIL)
             ui.say(f"  {mark} {label}")
     if run.crashed:
@@ -161,7 +186,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         ok = run.passed
         all_ok &= ok
         mark = ui.green(ui.PASS) if ok else ui.red(ui.FAIL)
-        ui.say(f"{mark} {title}: {sum(t.passed for t in run.tests)}/{len(run.tests)} tests pass")
+        ui.say(f"{mark} {title}: {_counts(run)}")
         if run.crashed:
             _report(run, "", show_behaviours=False)
         if not ok:
@@ -198,8 +223,9 @@ def check_further(number: str, junit: str | None = None) -> int:
         return 1
     run = gtest.run(build.binary_dir("dev") / "tests" / chapter.slug / target, f"ch{chapter.number}.further")
     _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"))
+    stub = _explain_stub(run)
     first = next((t for t in run.tests if not t.passed), None)
-    if first:
+    if first and not (stub and _stub_only(run)):
         _explain_failure(first, book.sections())
     if junit:
         gtest.write_junit([run], Path(junit))
@@ -212,54 +238,68 @@ def check_further(number: str, junit: str | None = None) -> int:
 
 
 def check_chapter(number: str, junit: str | None = None) -> int:
-    """Runs the learner's exercises of chapter NN in detail, and those of the
-    chapters before it as one line each (each chapter's exercises stand on
-    the *solutions* of the chapters before it, so they can be done in any order)."""
+    """Runs the learner's exercises of chapter NN in detail; its result is
+    the command's. Then the chapters before it, one line each, as progress
+    only: each chapter's exercises stand on the *solutions* of the chapters
+    before it, so they can be done in any order."""
     target = _coded(number)
-    selected = [c for c in chapters.coded_chapters() if c.number <= target.number]
     _setup("dev", command="check")
-    runs, failing = [], []
-    for chapter in selected:
-        focus = chapter == target
-        title = f"Chapter {chapter.number} · {chapter.title} — exercises/{chapter.slug}"
-        try:
-            seconds = build.build("dev", [chapter.exercise_test_target], quiet=not focus)
-        except build.BuildError as error:
-            ui.say((ui.bold(title) + "\n  " if focus else "") + ui.red(f"{ui.FAIL} ") +
-                   (f"{chapter.number} {chapter.title}: " if not focus else "") + "your code does not compile yet")
-            if focus:
-                for line in str(error).splitlines():
-                    ui.say("    " + line)
-            runs.append(gtest.Run(f"ch{chapter.number}", [], crashed="does not compile:\n" + str(error)))
-            failing.append(chapter)
-            continue
-        run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
-        runs.append(run)
-        if not run.passed:
-            failing.append(chapter)
-        if focus:
-            _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"))
-            first = next((t for t in run.tests if not t.passed), None)
-            if first:
-                _explain_failure(first, book.sections())
-        else:
-            passed = sum(t.passed for t in run.tests)
-            mark = ui.green(ui.PASS) if run.passed else ui.red(ui.FAIL)
-            note = "" if run.passed else ui.dim(f"  (./course check {chapter.number} for details)")
-            ui.say(f"{mark} {chapter.number} {chapter.title}: {passed}/{len(run.tests)} tests pass{note}")
+    run = _check_focus(target)
     if junit:
-        gtest.write_junit(runs, Path(junit))
+        gtest.write_junit([run], Path(junit))
         ui.step(f"wrote {junit}")
+    earlier = [c for c in chapters.coded_chapters() if c.number < target.number]
+    unfinished = [c for c in earlier if not _progress_line(c)]
     ui.say()
-    if not failing:
-        ui.say(ui.green(f"Chapter {target.number}: every behaviour passes. On to the next chapter!"))
-    elif target in failing:
+    if not run.passed:
         ui.say(f"Not there yet. `./course hint {target.number}` gives hints; "
                f"`./course watch {target.number}` re-checks on every save.")
-    else:
+    elif unfinished:
         ui.say(ui.green(f"Chapter {target.number}: every behaviour passes.") +
-               f" Still to do before it: chapter(s) {', '.join(c.number for c in failing)}.")
-    return 0 if not failing else 1
+               f" (Your exercises of chapter(s) {', '.join(c.number for c in unfinished)} are still open;"
+               " this chapter does not need them.)")
+    else:
+        ui.say(ui.green(f"Chapter {target.number}: every behaviour passes. On to the next chapter!"))
+    return 0 if run.passed else 1
+
+
+def _check_focus(chapter: chapters.Chapter) -> gtest.Run:
+    """Builds and runs chapter NN's exercise tests and reports them in full."""
+    title = f"Chapter {chapter.number} · {chapter.title} — exercises/{chapter.slug}"
+    try:
+        seconds = build.build("dev", [chapter.exercise_test_target])
+    except build.BuildError as error:
+        ui.say(ui.bold(title) + "\n  " + ui.red(f"{ui.FAIL} your code does not compile yet"))
+        for line in str(error).splitlines():
+            ui.say("    " + line)
+        return gtest.Run(f"ch{chapter.number}", [], crashed="does not compile:\n" + str(error))
+    run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
+    _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"))
+    stub = _explain_stub(run)  # a stub reached says most: which exercise, and its hints
+    first = next((t for t in run.tests if not t.passed), None)
+    if first and not (stub and _stub_only(run)):
+        _explain_failure(first, book.sections())
+    return run
+
+
+def _stub_only(run: gtest.Run) -> bool:
+    """Whether every failure of `run` is a stub reached (then naming it says all)."""
+    return all(gtest.first_stub(gtest.Run("", [t])) for t in run.tests if not t.passed)
+
+
+def _progress_line(chapter: chapters.Chapter) -> bool:
+    """One line on an earlier chapter's exercises; returns whether they pass."""
+    try:
+        build.build("dev", [chapter.exercise_test_target], quiet=True)
+    except build.BuildError:
+        ui.say(f"{ui.dim(ui.SKIP)} {chapter.number} {chapter.title}: your code does not compile yet"
+               + ui.dim(f"  (./course check {chapter.number})"))
+        return False
+    run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
+    mark = ui.green(ui.PASS) if run.passed else ui.dim(ui.SKIP)
+    note = "" if run.passed else ui.dim(f"  (./course check {chapter.number} for details)")
+    ui.say(f"{mark} {chapter.number} {chapter.title}: {_counts(run)}{note}")
+    return run.passed
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -330,6 +370,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty() and not args.all
     for number, (part, hint) in enumerate(hints, 1):
         about = f" (part {part.part})" if len(exercise.parts) > 1 else ""
+        if hint == part.hints[0]:  # the stub's comment has it already
+            about += ", the one in your TODO"
         ui.say(f"\n  Hint {number}/{len(hints)}{about}: {hint}")
         if interactive and number < len(hints):
             try:

@@ -9,6 +9,7 @@ import sys
 _COLOUR = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None and os.environ.get("TERM") != "dumb"
 PASS = "✓"
 FAIL = "✗"
+SKIP = "–"
 
 
 def _paint(code: str, text: str) -> str:
