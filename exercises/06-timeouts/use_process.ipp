@@ -81,9 +81,10 @@ auto boost::asio::async_result<rdv::proc::use_process_t, void(Args...)>::initiat
   event_loop& loop = node.use<event_loop>();
   // TODO(ch06.2, part 1 of 2): start the operation with a handler that wakes this process, and wait
   // Hint: Everything the operation needs can live on this process's stack, because the
-  //   process waits here until the handler has run: the results' slot is a
-  //   detail::completion (use_process.hpp). Which wait_ticket says which wait the
-  //   handler may end? (more: ./course hint 06 2)
+  //   process waits here until the handler has run: the results' slot is an
+  //   rdv::proc::detail::completion (use_process.hpp; spell it out: inside boost::asio,
+  //   detail:: alone is Asio's own). Which wait_ticket says which wait the handler may
+  //   end? (more: ./course hint 06 2)
   (void)initiation; (void)token; ((void)args, ...); (void)node; (void)loop;
   throw rdv::todo("ch06.2", "start the operation with a handler that wakes this process, and wait");
 }

@@ -84,8 +84,9 @@ auto boost::asio::async_result<rdv::proc::use_process_t, void(Args...)>::initiat
   // EXERCISE ch06.2: start the operation with a handler that wakes this process, and wait
   // HINT: Everything the operation needs can live on this process's stack,
   //       because the process waits here until the handler has run: the
-  //       results' slot is a detail::completion (use_process.hpp). Which
-  //       wait_ticket says which wait the handler may end?
+  //       results' slot is an rdv::proc::detail::completion (use_process.hpp;
+  //       spell it out: inside boost::asio, detail:: alone is Asio's own).
+  //       Which wait_ticket says which wait the handler may end?
   // HINT: `initiation` starts the operation; give it the handler first, then
   //       `args`. What does the process do next, and what must it give back
   //       once the wait is over, so that a late wake-up finds nobody?

@@ -7,11 +7,13 @@
 
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
+#include "rdv/test/stream_client.hpp"
 
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <sstream>
@@ -26,11 +28,20 @@ using namespace std::chrono_literals;
 using rdv::test::explained_in;
 using clock_type = std::chrono::steady_clock;
 
+// The connections accepted here inherit the listening socket's send buffer:
+// a small one fills at once, as over a slow network; loopback's own buffers
+// grow large and seldom do.
+tcp::acceptor listening_with_small_send_buffers(asio::io_context& io) {
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  acceptor.set_option(asio::socket_base::send_buffer_size(4096));
+  return acceptor;
+}
+
 class Echo : public ::testing::Test {
 protected:
   static constexpr std::chrono::milliseconds idle = 1000ms;
   asio::io_context io{1};
-  tcp::acceptor acceptor{io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)};
+  tcp::acceptor acceptor = listening_with_small_send_buffers(io);
   std::uint16_t port = acceptor.local_endpoint().port();
   std::mutex mutex;
   std::string failure;         // what the server's thread died of
@@ -63,6 +74,40 @@ TEST_F(Echo, SendsBackEveryByteItReceives) {
   const std::string big(10000, 'x');  // more than one read of the server's buffer
   c.send(big);
   EXPECT_EQ(c.read_exactly(big.size()), big) << c.transcript();
+}
+
+// A write moves what the socket takes, not always what it was given: when the
+// connection's buffers are full, a write can come back short. It does when
+// the kernel finds the send buffer full as a write crosses from one segment
+// into the next: with the server's small send buffer, a client whose window
+// is small too, and 1000-byte segments that 2 KiB writes always cross, that
+// happens over and over. Every byte must still come back, in order.
+TEST_F(Echo, SendsBackEveryByteWhenTheClientReadsSlowerThanItWrites) {
+  explained_in("ch06-echo");
+  rdv::test::stream_client client(port, 4096, 1000);
+  std::string sent(2 << 20, '\0');  // 2 MiB, no two KiB alike: a lost piece shows
+  for (std::size_t i = 0; i < sent.size(); ++i) sent[i] = static_cast<char>((i * 131) ^ (i >> 11));
+  std::string failed_writing, failed_reading, echoed;
+  std::thread writer([&] {
+    try {
+      client.write_all(sent);
+      client.shutdown_write();  // the server sees the end, echoes the rest, and hangs up
+    } catch (const std::exception& e) {
+      failed_writing = e.what();
+    }
+  });
+  try {
+    echoed = client.read_to_end();
+  } catch (const std::exception& e) {
+    failed_reading = e.what();
+  }
+  writer.join();
+  ASSERT_EQ(failed_writing + failed_reading, "");
+  ASSERT_EQ(echoed.size(), sent.size())
+      << "bytes were lost on the way back: did every write send all it was given?";
+  const auto first_wrong = std::mismatch(echoed.begin(), echoed.end(), sent.begin()).first;
+  EXPECT_TRUE(first_wrong == echoed.end())
+      << "the echo differs from byte " << (first_wrong - echoed.begin()) << " on";
 }
 
 TEST_F(Echo, ServesClientsConnectedAtOnce) {

@@ -13,6 +13,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
 #include <sstream>
@@ -121,6 +122,28 @@ TEST_F(Loop, ALateMessageOrALateTimerWinsOnceAndDisturbsNothingAfter) {
   EXPECT_TRUE(got[0] == "message" || got[0] == "timeout") << got[0];
   EXPECT_EQ(got[1], got[0] == "message" ? "99" : "1") << "the second receive took "
                                                          "the wrong message";
+}
+
+// Both happen before the waiter runs again: its timer fires, and a message it
+// wants is already in its mailbox. The message wins (it is there; the clock
+// only says that waiting is over). To make that state certain rather than
+// likely: a plain Asio timer that expires just before the waiter's delivers
+// the message from outside any process, which makes the waiter runnable
+// without running it; the waiter's timer, expired in the same pass of the
+// io_context, comes next and finds it so.
+TEST_F(Loop, AMessageAndATimerThatBothCameBeforeTheWaiterRunsGoToTheMessage) {
+  explained_in("ch06-race");
+  std::string got;
+  boost::asio::steady_timer first(io);
+  node.spawn([&] {
+    first.expires_after(0ms);  // due before the receive's timer below
+    first.async_wait([&, waiter = self()](boost::system::error_code) { node.send(waiter, 1); });
+    got = receive(message, after(1ms, timeout));
+  });
+  node.spawn([] { std::this_thread::sleep_for(20ms); });  // both timers expire meanwhile
+  run_all();
+  EXPECT_EQ(got, "message") << "when the waiter runs again, a wanted message is in its mailbox "
+                               "and its timer has fired: look at the mailbox before the clock";
 }
 
 TEST_F(Loop, AZeroTimeoutPolls) {

@@ -47,8 +47,8 @@ protected:
   }
   ~Token() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
 
-  void run_all() {
-    rdv::test::run_io(io, 60s);
+  void run_all(clock_type::duration limit = 60s) {
+    rdv::test::run_io(io, limit);
     EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
   }
 };
@@ -134,7 +134,11 @@ TEST_F(Token, WithinCancelsAnOperationThatTakesTooLong) {
     asio::async_write(near, asio::buffer("late", 4), use_process);  // the socket still works
     then.assign(buffer, far.async_read_some(asio::buffer(buffer), use_process));
   });
-  run_all();
+  run_all(10s);  // the read ends 20 ms in: ten seconds is a wide margin
+  ASSERT_NE(waited, clock_type::duration{})
+      << "the read with a 20 ms deadline still waited 10 s later: the deadline fired, but "
+         "the read was not cancelled. Asio asks the handler for its cancellation slot once, "
+         "as the operation starts: was the signal there by then?";
   EXPECT_EQ(ec, asio::error::timed_out);
   EXPECT_GE(waited, 20ms);
   EXPECT_EQ(then, "late");
@@ -150,6 +154,36 @@ TEST_F(Token, WithinLetsAnOperationThatCompletesInTimeFinishAndLeavesNoTimer) {
   node.spawn([this] { asio::async_write(near, asio::buffer("quick", 5), use_process); });
   run_all();  // returns at once only if the hour-long deadline was cancelled
   EXPECT_EQ(got, "quick");
+}
+
+// An operation and its deadline can complete in the same pass of the
+// io_context: the operation's handler resumes the process, which goes on
+// while the deadline's handler still waits to run. That handler must find
+// the wait over, or it would cancel through a signal that lived in a frame
+// that is gone. It finds so by the ticket: once the call returns, the ticket
+// it waited with must be retired. (A process numbers its waits: each
+// ticket() takes the next number, and retire() moves past it.)
+TEST_F(Token, TheCallRetiresItsTicketBeforeItReturns) {
+  explained_in("ch06-within");
+  bool held_after_plain = true, held_after_within = true;
+  node.spawn([&] {
+    scheduler& s = scheduler::current();
+    for (bool* held : {&held_after_plain, &held_after_within}) {
+      const wait_ticket mark = s.ticket();  // number k
+      s.retire(mark);                       // k + 1
+      asio::steady_timer timer(io, 0ms);
+      if (held == &held_after_plain) {
+        timer.async_wait(use_process);  // its wait takes k + 2
+      } else {
+        timer.async_wait(use_process.within(1h));
+      }
+      *held = s.holds(wait_ticket{mark.who, mark.wait + 2});
+    }
+  });
+  run_all();
+  EXPECT_FALSE(held_after_plain) << "use_process returned with its ticket still live";
+  EXPECT_FALSE(held_after_within) << "use_process.within returned with its ticket still live: "
+                                     "a late deadline would take it for a wait in progress";
 }
 
 TEST_F(Token, ASpawnFromAnAsioHandlerRunsInTheSameLoop) {

@@ -1,6 +1,7 @@
 #include "rdv/test/client.hpp"
 
 #include "rdv/test/escape.hpp"
+#include "rdv/test/loopback.hpp"
 #include "rdv/test/unsolved.hpp"
 
 #include <arpa/inet.h>
@@ -65,11 +66,7 @@ client::client(std::uint16_t port, std::chrono::milliseconds timeout)
   if (fd_ < 0) throw network_error(std::string("socket: ") + std::strerror(errno));
   const int one = 1;
   ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // pieces stay pieces
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+  if (connect_to_loopback(fd_, port) != 0) {
     const int error = errno;
     ::close(fd_);
     fd_ = -1;

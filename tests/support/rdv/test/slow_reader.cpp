@@ -1,6 +1,7 @@
 #include "rdv/test/slow_reader.hpp"
 
 #include "rdv/test/client.hpp"
+#include "rdv/test/loopback.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -19,12 +20,7 @@ slow_reader::slow_reader(std::uint16_t port, std::string_view request, std::size
   if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
   const int small = 4096;  // the kernel doubles it, and keeps a minimum
   ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 &&
-      errno != EINPROGRESS) {
+  if (connect_to_loopback(fd_, port) != 0 && errno != EINPROGRESS) {
     throw std::runtime_error(std::string("connect: ") + std::strerror(errno));
   }
   pollfd connected{fd_, POLLOUT, 0};
