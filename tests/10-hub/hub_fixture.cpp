@@ -1,6 +1,7 @@
 #include "hub_fixture.hpp"
 
 #include "connection.hpp"
+#include "rdv/test/unsolved.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
@@ -95,6 +96,7 @@ forwarded test_backend::next() {
     // Waiting in slices, so that a hub whose connections crash (an unsolved
     // exercise) ends the wait at once, with the reason, not after 10 s.
     if (arrived_.wait_for(lock, 50ms, [&] { return !waiting_.empty(); })) break;
+    rdv::test::throw_if_todo();
     const std::string log = watched ? watched->output() : "";
     if (log.find(" crashed: ") != std::string::npos || log.find(" exited: ") != std::string::npos) {
       throw std::runtime_error("the backend waits for a request, but a process of `" +
@@ -113,7 +115,9 @@ forwarded test_backend::next() {
 
 std::optional<forwarded> test_backend::next_within(std::chrono::milliseconds limit) {
   std::unique_lock lock(mutex_);
-  if (!arrived_.wait_for(lock, limit, [&] { return !waiting_.empty(); })) return std::nullopt;
+  if (!rdv::test::wait_until_done(arrived_, lock, limit, [&] { return !waiting_.empty(); })) {
+    return std::nullopt;
+  }
   forwarded f = std::move(waiting_.front());
   waiting_.pop_front();
   return f;

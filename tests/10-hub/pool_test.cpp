@@ -9,6 +9,7 @@
 
 #include "rdv/test/book.hpp"
 #include "rdv/test/tcp_segments.hpp"
+#include "rdv/test/unsolved.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -79,14 +80,16 @@ public:
 
   // For the script: the next connection.
   tcp::socket accept() {
-    pollfd ready{acceptor_.native_handle(), POLLIN, 0};
-    if (::poll(&ready, 1, 10'000) != 1) throw std::runtime_error("no connection came in 10 s");
+    if (!rdv::test::wait_readable(acceptor_.native_handle(), 10s)) {
+      throw std::runtime_error("no connection came in 10 s");
+    }
     return acceptor_.accept();
   }
   // For the script: what one read brings.
   static std::string read_some(tcp::socket& s) {
-    pollfd ready{s.native_handle(), POLLIN, 0};
-    if (::poll(&ready, 1, 10'000) != 1) throw std::runtime_error("nothing came in 10 s");
+    if (!rdv::test::wait_readable(s.native_handle(), 10s)) {
+      throw std::runtime_error("nothing came in 10 s");
+    }
     std::array<char, 65536> bytes;
     boost::system::error_code ec;
     const std::size_t n = s.read_some(asio::buffer(bytes), ec);

@@ -3,6 +3,7 @@
 #include "hub_fixture.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/unsolved.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -173,8 +174,9 @@ TEST(Rendezvous, RepliesForDifferentIdsDoNotWaitForEachOther) {
   c.send(ch10::get("/a"));
   {
     std::unique_lock lock(mutex);
-    ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(10), [&] { return !id.empty(); }))
-        << "the forward did not reach the backend";
+    ASSERT_TRUE(rdv::test::wait_until_done(changed, lock, std::chrono::seconds(10), [&] {
+      return !id.empty();
+    })) << "the forward did not reach the backend";
   }
   rdv::test::client worker(hub.replies(), std::chrono::seconds(5));
   worker.send(ch10::reply_request(id, ch10::http_message(ok, "the answer")) +

@@ -1,5 +1,8 @@
 #include "rdv/test/unsolved.hpp"
 
+#include <poll.h>
+
+#include <cstdint>
 #include <mutex>
 
 namespace rdv::test {
@@ -44,6 +47,20 @@ std::optional<std::string> unsolved_message() {
 
 void throw_if_todo() {
   if (const auto message = unsolved_message()) throw unsolved_exercise(*message);
+}
+
+bool wait_readable(int fd, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    throw_if_todo();
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd ready{fd, POLLIN, 0};
+    if (::poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 50))) == 1) {
+      return true;
+    }
+  }
 }
 
 void forget_todo() noexcept {

@@ -5,6 +5,10 @@
 /// test started, so that a test fails at once instead of waiting for an
 /// answer that will never come.
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,5 +38,27 @@ void throw_if_todo();
 
 /// Forgets what was reached (each test starts afresh; main.cpp calls it).
 void forget_todo() noexcept;
+
+/// Waits up to `limit` for `fd` to become readable, as poll(2) does; true
+/// if it did. Throws unsolved_exercise as soon as a stub is reached
+/// meanwhile, from any thread.
+bool wait_readable(int fd, std::chrono::milliseconds limit);
+
+/// Waits on `changed` until `done()` holds or `limit` passes, as
+/// condition_variable::wait_for does; returns done(). Throws
+/// unsolved_exercise as soon as a stub is reached meanwhile.
+template <class Predicate>
+bool wait_until_done(std::condition_variable& changed, std::unique_lock<std::mutex>& lock,
+                     std::chrono::milliseconds limit, Predicate done) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    throw_if_todo();
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return false;
+    changed.wait_for(lock, std::min<std::chrono::steady_clock::duration>(
+                               deadline - now, std::chrono::milliseconds(50)));
+  }
+  return true;
+}
 
 }  // namespace rdv::test
