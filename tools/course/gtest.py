@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import json
 import os
@@ -83,6 +84,41 @@ def run(binary: Path, label: str, timeout: float = 1800, extra_args: list[str] |
         if not report.exists() or status < 0 or (status != 0 and all(t.passed for t in tests)):
             crashed = _crash_summary(output)
         return Run(label, tests, crashed, output)
+
+
+def run_side_by_side(binary: Path, label: str, shards: int) -> Run:
+    """Runs one test binary as `shards` processes at once, each with its
+    share of the tests (GoogleTest's sharding), and returns them as one run,
+    in the binary's own order. For a learner's check: the tests of a
+    chapter mostly wait (for a program to start, a timeout to pass), so they
+    take a fraction of the time side by side. Every test must use its own
+    ports and files, as every test here does."""
+    if shards < 2:
+        return run(binary, label)
+    listed = subprocess.run([str(binary), "--gtest_list_tests"], capture_output=True, text=True,
+                            errors="replace", timeout=60)
+    order = {name: i for i, name in enumerate(_listed_names(listed.stdout))}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=shards) as pool:
+        parts = list(pool.map(lambda i: run(binary, label, env={"GTEST_TOTAL_SHARDS": str(shards),
+                                                                 "GTEST_SHARD_INDEX": str(i)}),
+                              range(shards)))
+    tests = sorted((t for part in parts for t in part.tests), key=lambda t: order.get(t.full_name, len(order)))
+    crashed = "\n".join(part.crashed for part in parts if part.crashed)
+    return Run(label, tests, crashed, "\n".join(part.output for part in parts))
+
+
+def _listed_names(listing: str) -> list[str]:
+    """Test names in the order of --gtest_list_tests ("Suite." lines, then
+    indented names, each maybe followed by a comment)."""
+    names, suite = [], ""
+    for line in listing.splitlines():
+        if not line.strip():
+            continue
+        if not line.startswith(" "):
+            suite = line.split("#")[0].strip()
+        else:
+            names.append(suite + line.split("#")[0].strip())
+    return names
 
 
 def _read_report(report: Path, output: str) -> list[Test]:

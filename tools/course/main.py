@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import datetime
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -244,12 +246,17 @@ def check_chapter(number: str, junit: str | None = None) -> int:
     before it, so they can be done in any order."""
     target = _coded(number)
     _setup("dev", command="check")
-    run = _check_focus(target)
-    if junit:
-        gtest.write_junit([run], Path(junit))
-        ui.step(f"wrote {junit}")
     earlier = [c for c in chapters.coded_chapters() if c.number < target.number]
-    unfinished = [c for c in earlier if not _progress_line(c)]
+    # The earlier chapters' tests run meanwhile, beside the chapter's own:
+    # most of a test's time is spent waiting (for a server, a timeout), so
+    # running them side by side costs the learner the longest, not the sum.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        runs = []
+        run = _check_focus(target, lambda: runs.extend((c, pool.submit(_progress_run, c)) for c in earlier))
+        if junit:
+            gtest.write_junit([run], Path(junit))
+            ui.step(f"wrote {junit}")
+        unfinished = [c for c, future in runs if not _progress_line(c, future.result())]
     ui.say()
     if not run.passed:
         ui.say(f"Not there yet. `./course hint {target.number}` gives hints; "
@@ -263,8 +270,10 @@ def check_chapter(number: str, junit: str | None = None) -> int:
     return 0 if run.passed else 1
 
 
-def _check_focus(chapter: chapters.Chapter) -> gtest.Run:
-    """Builds and runs chapter NN's exercise tests and reports them in full."""
+def _check_focus(chapter: chapters.Chapter, start_earlier) -> gtest.Run:
+    """Builds and runs chapter NN's exercise tests and reports them in full.
+    Once the chapter is built, it calls `start_earlier()`, which sets the
+    earlier chapters' runs going beside it."""
     title = f"Chapter {chapter.number} · {chapter.title} — exercises/{chapter.slug}"
     try:
         seconds = build.build("dev", [chapter.exercise_test_target])
@@ -272,8 +281,10 @@ def _check_focus(chapter: chapters.Chapter) -> gtest.Run:
         ui.say(ui.bold(title) + "\n  " + ui.red(f"{ui.FAIL} your code does not compile yet"))
         for line in str(error).splitlines():
             ui.say("    " + line)
+        start_earlier()
         return gtest.Run(f"ch{chapter.number}", [], crashed="does not compile:\n" + str(error))
-    run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
+    start_earlier()
+    run = gtest.run_side_by_side(_test_binary("dev", chapter, True), f"ch{chapter.number}", CHECK_SHARDS)
     _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"))
     stub = _explain_stub(run)  # a stub reached says most: which exercise, and its hints
     first = next((t for t in run.tests if not t.passed), None)
@@ -287,15 +298,29 @@ def _stub_only(run: gtest.Run) -> bool:
     return all(gtest.first_stub(gtest.Run("", [t])) for t in run.tests if not t.passed)
 
 
-def _progress_line(chapter: chapters.Chapter) -> bool:
+_BUILD_LOCK = threading.Lock()
+# How many processes run a chapter's own tests in `./course check`.
+CHECK_SHARDS = 4
+
+
+def _progress_run(chapter: chapters.Chapter) -> gtest.Run | None:
+    """Runs an earlier chapter's exercise tests, quietly; None if its code
+    does not compile. (Ninja takes a lock on the build directory: the
+    builds of chapters run one after another, the tests side by side.)"""
+    with _BUILD_LOCK:
+        try:
+            build.build("dev", [chapter.exercise_test_target], quiet=True)
+        except build.BuildError:
+            return None
+    return gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
+
+
+def _progress_line(chapter: chapters.Chapter, run: gtest.Run | None) -> bool:
     """One line on an earlier chapter's exercises; returns whether they pass."""
-    try:
-        build.build("dev", [chapter.exercise_test_target], quiet=True)
-    except build.BuildError:
+    if run is None:
         ui.say(f"{ui.dim(ui.SKIP)} {chapter.number} {chapter.title}: your code does not compile yet"
                + ui.dim(f"  (./course check {chapter.number})"))
         return False
-    run = gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
     mark = ui.green(ui.PASS) if run.passed else ui.dim(ui.SKIP)
     note = "" if run.passed else ui.dim(f"  (./course check {chapter.number} for details)")
     ui.say(f"{mark} {chapter.number} {chapter.title}: {_counts(run)}{note}")
