@@ -9,6 +9,10 @@ maintaining it by hand:
   commands that check it and give its hints, and the reference solution in
   a fold the reader opens (book/listing_filter.py shows the listing itself
   with the learner's stub in place of the region);
+- in place of a {{result ...}}, {{ratio ...}}, {{rounds ...}} or
+  {{machine ...}} placeholder, the figure from the chapter's benchmark
+  results (tools/course/results.py), so that the prose says what the table
+  beside it says; {{cited ...}} marks a figure typed by hand (history);
 - at the end of the introduction, the list of chapters and appendices;
 - at the end of every other page, links to the previous and the next one.
 
@@ -22,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
-from course import exercise_blocks  # noqa: E402
+from course import exercise_blocks, results  # noqa: E402
 
 LABEL = re.compile(r"^#\s+(?P<title>.+?)\s*\{#(?P<label>[\w-]+)\}\s*$")
 
@@ -78,7 +82,10 @@ def navigation(page: Path, pages: list[Path]) -> str:
 
 def main() -> None:
     page = Path(sys.argv[1]).resolve()
-    text = page.read_text()
+    try:
+        text = results.substitute(page.read_text())
+    except results.ResultError as error:  # ./course verify --quick names the page and line
+        sys.exit(f"{page}: {error}")
     sys.stdout.write(with_exercises(text))
     pages = book_pages(page.parent)
     if page in pages:

@@ -117,7 +117,8 @@ class _VisibleText(html.parser.HTMLParser):
 
 
 def html_problems(html_dir: Path, anchors: set[str]) -> list[str]:
-    """Doxygen command words and section anchors in the prose of the built pages."""
+    """Doxygen command words, section anchors and figures' placeholders in
+    the prose of the built pages."""
     problems = []
     bare = re.compile(r"(?<![\w#-])(" + "|".join(map(re.escape, sorted(anchors, key=len, reverse=True)))
                       + r")(?![\w-])") if anchors else None
@@ -127,6 +128,8 @@ def html_problems(html_dir: Path, anchors: set[str]) -> list[str]:
         for text in parser.lines:
             for m in COMMAND.finditer(text):
                 problems.append(f"{page.name}: Doxygen's command {m[0]} is in the text: {text.strip()[:120]!r}")
+            if "{{" in text:
+                problems.append(f"{page.name}: a figure's placeholder was not replaced: {text.strip()[:120]!r}")
             if bare:
                 for m in bare.finditer(text):
                     problems.append(f"{page.name}: the anchor {m[0]} is in the text, where a link was meant: "

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import book, book_check, book_text, build, chapters, gtest, packages, regions, ui
+from . import book, book_check, book_text, build, chapters, gtest, packages, regions, results, ui
 from .chapters import ROOT
 
 EXPLAINED_IN = re.compile(r'explained_in\(\s*"(?P<anchor>[\w-]+)"\s*\)')
@@ -58,6 +58,7 @@ def quick_problems() -> list[str]:
     problems += book.snippet_problems()
     problems += book_check.quick_problems()
     problems += book_text.source_problems()
+    problems += results.problems(sorted((ROOT / "chapters").glob("*.md")))
     anchors = book.sections()
     for source in sorted((ROOT / "tests").rglob("*.cpp")):
         for number, line in enumerate(source.read_text().splitlines(), 1):
