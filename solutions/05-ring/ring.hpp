@@ -5,7 +5,9 @@
 
 #include "processes.hpp"
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 
 /// Chapter 5's ring benchmark.
 namespace rdv::ring {
@@ -32,12 +34,24 @@ void forward(proc::pid next, long laps);
 /// is the caller. Returns the first of them, to which the caller sends.
 proc::pid build(long n, long laps);
 
-/// Runs the ring on `node`: a first process spawns the other n-1, each
-/// knowing the next, and is itself the last one's next; then it sends the
-/// token round m times. Returns when the token is back for the m-th time.
-result run(proc::scheduler& node, long n, long m);
-
 /// Resident memory of this process now, in bytes (from /proc/self/statm).
 double resident_bytes();
+
+/// What run() reads the time and the memory from: by default the steady
+/// clock and /proc; the tests give it instruments they control.
+struct instruments {
+  /// The time now, from any fixed point.
+  std::function<std::chrono::nanoseconds()> now = [] {
+    return std::chrono::steady_clock::now().time_since_epoch();
+  };
+  /// The resident memory of this process now, in bytes.
+  std::function<double()> resident = resident_bytes;
+};
+
+/// Runs the ring on `node`: a first process spawns the other n-1, each
+/// knowing the next, and is itself the last one's next; then it sends the
+/// token round m times. Returns when the token is back for the m-th time,
+/// with what it measured by `tools`.
+result run(proc::scheduler& node, long n, long m, const instruments& tools = {});
 
 }  // namespace rdv::ring

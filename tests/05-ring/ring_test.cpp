@@ -1,6 +1,8 @@
 // Chapter 5's tests: one process of the ring (exercise ch05.1), the ring
 // built behind its first process (ch05.2), and whole rings: exactly N×M
-// messages, every process ended. Timing is the benchmark's business.
+// messages, every process ended; and the measuring (ch05.3), by
+// instruments that tell the time by what happened. Real timing is the
+// benchmark's business.
 #include "ring.hpp"
 
 #include "rdv/test/book.hpp"
@@ -8,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace {
@@ -59,6 +63,54 @@ TEST_F(Ring, DeliversExactlyNTimesMMessages) {
     EXPECT_EQ(r.hops, static_cast<std::uint64_t>(n * m)) << "ring N=" << n << " M=" << m;
     EXPECT_EQ(node.process_count(), 0u) << "every process ends after its M laps";
     EXPECT_EQ(node.stacks().in_use(), 0u);
+  }
+}
+
+// Instruments that tell the time by what has happened, not by a clock:
+// every process spawned costs 1,000 ns; the laps, from the moment all N
+// processes are alive to the moment the leader is alone again, cost 10 ns a
+// hop; every live process holds 4,096 bytes. Read at the right moments,
+// they give exactly those figures back; read at the wrong ones, or divided
+// by the wrong count, they give others.
+class scripted_instruments {
+public:
+  scripted_instruments(const scheduler& node, long n, long m) : node_(node), n_(n), m_(m) {}
+
+  rdv::ring::instruments tools() {
+    return {.now = [this] { return now(); },
+            .resident = [this] { return 4096.0 * static_cast<double>(node_.process_count()); }};
+  }
+
+private:
+  std::chrono::nanoseconds now() {
+    const auto alive = static_cast<long>(node_.process_count());
+    if (alive > alive_) time_ += std::chrono::nanoseconds(1000 * (alive - alive_));   // spawns
+    if (alive_ == n_ && alive < n_) time_ += std::chrono::nanoseconds(10 * n_ * m_);  // the laps
+    alive_ = alive;
+    return time_;
+  }
+
+  const scheduler& node_;
+  long n_, m_;
+  long alive_ = 0;
+  std::chrono::nanoseconds time_{1'000'000};
+};
+
+TEST_F(Ring, MeasuresASpawnAndAHopApartAndAProcessWhileAllAreAlive) {
+  explained_in("ch05-measure");
+  for (auto [n, m] : {std::pair{5L, 1L}, {4L, 3L}, {7L, 2L}}) {
+    scripted_instruments script(node, n, m);
+    const rdv::ring::result r = rdv::ring::run(node, n, m, script.tools());
+    const auto ring = "ring N=" + std::to_string(n) + " M=" + std::to_string(m);
+    EXPECT_EQ(r.hops, static_cast<std::uint64_t>(n * m)) << ring;
+    EXPECT_DOUBLE_EQ(r.spawn_ns, 1000.0 * static_cast<double>(n - 1) / static_cast<double>(n))
+        << ring << ": the n-1 spawns took 1,000 ns each, and a spawn's cost is their time over N";
+    EXPECT_DOUBLE_EQ(r.hop_ns, 10.0)
+        << ring
+        << ": the laps alone took 10 ns a hop (N×M hops); did the spawns, or another "
+           "count, get into it?";
+    EXPECT_DOUBLE_EQ(r.resident_bytes, 4096.0 * static_cast<double>(n - 1) / static_cast<double>(n))
+        << ring << ": the ring adds 4,096 bytes a process while all of them are alive";
   }
 }
 
