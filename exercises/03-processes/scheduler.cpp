@@ -56,11 +56,9 @@ void scheduler::run() {
   in_run_ = true;
   wakeup_pending_ = false;
   try {
-    // TODO(ch03.4, part 1 of 2): run processes until none is runnable, and choose who runs next
-    // Hint: run()'s caller is treated like a process that always gives way: which
-    //   member chooses who runs next, and returns that one's fiber? (more:
-    //   ./course hint 03 4)
-    throw rdv::todo("ch03.4", "run processes until none is runnable, and choose who runs next");
+    // resume() returns when some process switches back here; what it returns
+    // is the fiber of the process that left, which arrived() puts back.
+    while (!runnable_.empty()) arrived(take_next().resume());
   } catch (...) {
     in_run_ = false;
     throw;

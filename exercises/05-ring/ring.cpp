@@ -24,9 +24,9 @@ void forward(pid next, long laps) {
 //! [build]
 pid build(long n, long laps) {
   // TODO(ch05.2): spawn the rest of the ring behind the caller, each process knowing the next
-  // Hint: Spawn them backwards. The first one you spawn is the last of the ring, and it
-  //   passes the token to you (self()). Whom does each later one pass to? (more:
-  //   ./course hint 05 2)
+  // Hint: A process needs its next's pid when it is spawned, and a pid exists only once
+  //   its process does. Of the ring's processes, whose next exists before you have
+  //   spawned anyone? (more: ./course hint 05 2)
   (void)n; (void)laps;
   throw rdv::todo("ch05.2", "spawn the rest of the ring behind the caller, each process knowing the next");
 }

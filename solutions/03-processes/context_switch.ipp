@@ -51,7 +51,7 @@ inline process& scheduler::running() const {
 // Chooses who runs next, and notes who is leaving, so that the one who runs
 // next can keep the leaver's fiber (arrived()).
 [[gnu::always_inline]] inline boost::context::fiber scheduler::take_next() {
-  // EXERCISE ch03.4, part 2: pick the first runnable process, or go back to run()'s caller
+  // EXERCISE ch03.4: pick the first runnable process, or go back to run()'s caller
   // HINT: Three members say who has the CPU and who just left it: running_,
   //       left_ and left_ended_. What must each hold once the switch is done?
   // HINT: A process's fiber is where it stopped; taking it out (std::move)

@@ -55,13 +55,9 @@ void scheduler::run() {
   in_run_ = true;
   wakeup_pending_ = false;
   try {
-    // EXERCISE ch03.4: run processes until none is runnable, and choose who runs next
-    // HINT: run()'s caller is treated like a process that always gives way:
-    //       which member chooses who runs next, and returns that one's fiber?
-    // HINT: fiber::resume() returns when some process switches back here. What
-    //       does the fiber it returns stand for, and who keeps it (arrived)?
+    // resume() returns when some process switches back here; what it returns
+    // is the fiber of the process that left, which arrived() puts back.
     while (!runnable_.empty()) arrived(take_next().resume());
-    // END EXERCISE
   } catch (...) {
     in_run_ = false;
     throw;

@@ -28,8 +28,9 @@ void forward(pid next, long laps) {
 //! [build]
 pid build(long n, long laps) {
   // EXERCISE ch05.2: spawn the rest of the ring behind the caller, each process knowing the next
-  // HINT: Spawn them backwards. The first one you spawn is the last of the ring,
-  //       and it passes the token to you (self()). Whom does each later one pass to?
+  // HINT: A process needs its next's pid when it is spawned, and a pid exists
+  //       only once its process does. Of the ring's processes, whose next
+  //       exists before you have spawned anyone?
   // HINT: What else does each process need to know? Capture it by value: the
   //       processes outlive this function.
   // STUB: (void)n; (void)laps;

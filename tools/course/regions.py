@@ -23,16 +23,16 @@ continues the previous hint. STUB lines are emitted before the throw (to use
 parameters and helpers the stubbed code would have used).
 
 An exercise may have several parts, where one idea lives in two places (a
-loop and the function it calls, say): the first part is marked as above,
+function and the steps it calls, say): the first part is marked as above,
 and each further part, in the same file or another of the chapter, as
 
-    // EXERCISE ch03.4, part 2: pick the first runnable process
+    // EXERCISE ch02.6, part 2: check the CRLF that ends a chunk's data
     // HINT: ...
     ...
     // END EXERCISE
 
 The exercise's title is its first part's; every part has hints of its own,
-and its stub says `TODO(ch03.4, part 2 of 2)`.
+and its stub says `TODO(ch02.6, part 2 of 3)`.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ class Exercise:
 
 
 def todo_label(region: Region) -> str:
-    """What the stub's TODO names: "ch03.4", or "ch03.4, part 2 of 2"."""
+    """What the stub's TODO names: "ch03.4", or "ch02.6, part 2 of 3"."""
     return region.id if region.parts == 1 else f"{region.id}, part {region.part} of {region.parts}"
 
 
@@ -181,8 +181,8 @@ def solution_lines(region: Region, lines: list[str]) -> list[str]:
 
 def solution_snippet(region: Region) -> str:
     """The snippet name under which the book's listings keep a region's
-    reference code: "solution-ch01-2" for ch01.2, "solution-ch03-4-2" for
-    its part 2."""
+    reference code: "solution-ch01-2" for ch01.2, "solution-ch02-6-2" for ch02.6's
+    part 2."""
     name = "solution-" + region.id.replace(".", "-")
     return name if region.part == 1 else f"{name}-{region.part}"
 

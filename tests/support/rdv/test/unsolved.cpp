@@ -14,7 +14,7 @@ std::optional<std::string> reached;  // guarded by mutex
 
 std::string exercise_of(const std::string& message) {
   const auto open = message.find("TODO(ch");
-  const auto close = message.find_first_of(",)", open);  // "TODO(ch03.4, part 2 of 2)"
+  const auto close = message.find_first_of(",)", open);  // "TODO(ch02.6, part 2 of 3)"
   if (open == std::string::npos || close == std::string::npos) return {};
   return message.substr(open + 5, close - open - 5);  // "ch07.2"
 }
