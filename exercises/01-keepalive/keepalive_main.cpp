@@ -14,12 +14,12 @@ int main(int argc, char* argv[]) {
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
     boost::asio::io_context context(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
+    rdv::stop_on_signals(context);  // before `listening`: a signal may follow it at once
     auto acceptor = rdv::listen(context, flags.endpoint("listen"), "http");
     boost::asio::spawn(
         context,
         [&acceptor](boost::asio::yield_context yield) { rdv::keepalive::accept(acceptor, yield); },
         rdv::rethrow);
-    rdv::stop_on_signals(context);
     context.run();
   } catch (const std::exception& e) {
     std::cerr << "keepalive: " << e.what() << '\n';

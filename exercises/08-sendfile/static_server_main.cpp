@@ -82,6 +82,7 @@ int main(int argc, char* argv[]) {
     const rdv::web::handler handle = rdv::files::static_files(
         {.root = flags.value("root"), .use_sendfile = !flags.is_on("no-sendfile"), .pack = *pack});
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
+    rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
     auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http");
     if (const std::string& name = flags.value("congestion"); !name.empty()) {
       set_congestion_control(acceptor, name);  // accepted connections inherit it
@@ -92,7 +93,6 @@ int main(int argc, char* argv[]) {
         .send_timeout = std::chrono::milliseconds(flags.number("send-timeout-ms")),
         .log = &std::cerr};
     node.spawn([&] { rdv::web::accept_connections(acceptor, handle, options); });
-    rdv::stop_on_signals(io);
     io.run();
   } catch (const std::exception& e) {
     std::cerr << "static-server: " << e.what() << '\n';

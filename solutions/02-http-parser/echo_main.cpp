@@ -28,12 +28,12 @@ int main(int argc, char* argv[]) {
   }
   try {
     boost::asio::io_context context(1);
+    rdv::stop_on_signals(context);  // before `listening`: a signal may follow it at once
     auto acceptor = rdv::listen(context, flags.endpoint("listen"), "http");
     boost::asio::spawn(
         context,
         [&](boost::asio::yield_context yield) { rdv::echo::accept(acceptor, yield, limits, idle); },
         rdv::rethrow);
-    rdv::stop_on_signals(context);
     context.run();
   } catch (const std::exception& e) {
     std::cerr << "echo: " << e.what() << '\n';

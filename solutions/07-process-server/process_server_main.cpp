@@ -52,11 +52,11 @@ int main(int argc, char* argv[]) {
         .max_connections = static_cast<std::size_t>(flags.number("max-connections")),
         .log = &std::cerr};
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
+    rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
     auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http");
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptor reports crashed connections
     rdv::proc::run_in(io, node);
     node.spawn([&] { rdv::web::accept_connections(acceptor, seven_bytes, options); });
-    rdv::stop_on_signals(io);
     io.run();
   } catch (const std::exception& e) {
     std::cerr << "process-server: " << e.what() << '\n';

@@ -32,6 +32,7 @@ int main(int argc, char* argv[]) {
     rdv::web::server_options options;
     options.log = &std::cerr;
     boost::asio::io_context io(1);
+    rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
     auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http", backlog);
     rdv::proc::scheduler node({.crash_log = nullptr});
     rdv::proc::run_in(io, node);
@@ -39,7 +40,6 @@ int main(int argc, char* argv[]) {
       rdv::web::accept_connections(
           acceptor, [routes](rdv::web::request& r) { return routes->handle(r); }, options);
     });
-    rdv::stop_on_signals(io);
     io.run();
   } catch (const std::exception& e) {
     std::cerr << "rest-server: " << e.what() << '\n';
