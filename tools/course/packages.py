@@ -105,6 +105,11 @@ def _run(command: list[str]) -> str:
         return ""
 
 
+# A mirror that drops a connection now and then should not stop a learner's
+# first day (or CI): apt tries each download this many times more.
+APT_RETRIES = ["-o", "Acquire::Retries=3"]
+
+
 def _apt_env() -> dict[str, str]:
     return dict(os.environ, DEBIAN_FRONTEND="noninteractive", LC_ALL="C")
 
@@ -229,7 +234,7 @@ def ensure(templates: list[str]) -> None:
         _stop_unavailable(unavailable)
     prefix = _root_prefix(absent)
     ui.say(f"Installing {len(absent)} {release().name} package(s) the course needs: {' '.join(absent)}")
-    command = prefix + ["apt-get", "install", "-y", "-q", "--no-install-recommends", *absent]
+    command = prefix + ["apt-get", *APT_RETRIES, "install", "-y", "-q", "--no-install-recommends", *absent]
     result = subprocess.run(command, env=_apt_env(), capture_output=True, text=True)
     _forget_versions()
     still = [n for n in absent if n not in installed(absent)]
@@ -249,7 +254,7 @@ def _forget_versions() -> None:
 
 def _apt_update() -> None:
     ui.step("apt-get update")
-    result = subprocess.run(_root_prefix([]) + ["apt-get", "update", "-q"], env=_apt_env(),
+    result = subprocess.run(_root_prefix([]) + ["apt-get", *APT_RETRIES, "update", "-q"], env=_apt_env(),
                             capture_output=True, text=True)
     if result.returncode != 0:
         errors = [line for line in (result.stdout + result.stderr).splitlines() if line.startswith(("E:", "W:", "Err:"))]
