@@ -9,6 +9,8 @@ maintaining it by hand:
   commands that check it and give its hints, and the reference solution in
   a fold the reader opens (book/listing_filter.py shows the listing itself
   with the learner's stub in place of the region);
+- in place of `\\include{doc}` of a benchmark's results, the results
+  themselves, as Markdown of the page;
 - in place of a {{result ...}}, {{ratio ...}}, {{rounds ...}} or
   {{machine ...}} placeholder, the figure from the chapter's benchmark
   results (tools/course/results.py), so that the prose says what the table
@@ -58,6 +60,26 @@ def with_exercises(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+INCLUDE_DOC = re.compile(r"^\\include\{doc\}\s+(?P<path>\S+)\s*$")
+EXAMPLES = [Path(__file__).resolve().parents[1] / folder for folder in ("bench", "solutions")]
+
+
+def with_included_results(text: str) -> str:
+    """The page with each `\\include{doc} NN-slug/results.md` replaced by the
+    file's Markdown itself, between blank lines. (Doxygen's own include runs
+    the file's paragraphs together: a table's caption ran into the line
+    before it, and the next caption floated beside the table.)"""
+    out = []
+    for line in text.splitlines():
+        m = INCLUDE_DOC.match(line)
+        found = [folder / m["path"] for folder in EXAMPLES if (folder / m["path"]).is_file()] if m else []
+        if found:
+            out += ["", found[0].read_text().rstrip("\n"), ""]
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def navigation(page: Path, pages: list[Path]) -> str:
     index = pages.index(page)
     if index == 0:  # the introduction lists every other page
@@ -83,7 +105,7 @@ def navigation(page: Path, pages: list[Path]) -> str:
 def main() -> None:
     page = Path(sys.argv[1]).resolve()
     try:
-        text = results.substitute(page.read_text())
+        text = results.substitute(with_included_results(page.read_text()))
     except results.ResultError as error:  # ./course verify --quick names the page and line
         sys.exit(f"{page}: {error}")
     sys.stdout.write(with_exercises(text))
