@@ -1,12 +1,12 @@
 #include "rdv/test/stream_client.hpp"
 
 #include "rdv/test/loopback.hpp"
+#include "rdv/test/unsolved.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -28,18 +28,14 @@ namespace {
 }  // namespace
 
 stream_client::stream_client(std::uint16_t port, int receive_buffer, int segment,
-                             std::chrono::milliseconds timeout) {
+                             std::chrono::milliseconds timeout)
+    : timeout_(timeout) {
   fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd_ < 0) fail("socket", errno);
   if (receive_buffer > 0) {  // before connect: the window scale is agreed on then
     ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
   }
   if (segment > 0) ::setsockopt(fd_, IPPROTO_TCP, TCP_MAXSEG, &segment, sizeof segment);
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
-  const timeval limit{.tv_sec = seconds.count(),
-                      .tv_usec = static_cast<suseconds_t>((timeout - seconds).count() * 1000)};
-  ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
-  ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
   if (connect_to_loopback(fd_, port) != 0) {
     const int error = errno;
     ::close(fd_);
@@ -51,8 +47,9 @@ stream_client::~stream_client() { ::close(fd_); }
 
 void stream_client::write_all(std::string_view bytes) {
   while (!bytes.empty()) {
-    const auto n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
+    if (!wait_writable(fd_, timeout_)) fail("send", EAGAIN);
+    const auto n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (n < 0) fail("send", errno);
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
@@ -64,8 +61,9 @@ std::string stream_client::read_to_end() {
   std::string got;
   char buffer[64 * 1024];
   for (;;) {
-    const auto n = ::recv(fd_, buffer, sizeof buffer, 0);
-    if (n < 0 && errno == EINTR) continue;
+    if (!wait_readable(fd_, timeout_)) fail("recv", EAGAIN);
+    const auto n = ::recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (n < 0) fail("recv", errno);
     if (n == 0) return got;
     got.append(buffer, static_cast<std::size_t>(n));

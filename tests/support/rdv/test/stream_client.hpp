@@ -12,9 +12,10 @@
 
 namespace rdv::test {
 
-/// A blocking TCP connection to 127.0.0.1. Writing and reading may happen
-/// on two threads at once; each call fails with an exception when the
-/// other side makes no progress for `timeout`.
+/// A TCP connection to 127.0.0.1. Writing and reading may happen on two
+/// threads at once; each call fails with an exception when the other side
+/// makes no progress for `timeout`, and at once when the code under test
+/// reaches an exercise stub.
 class stream_client {
 public:
   /// Connects to 127.0.0.1:`port`. Before connecting, asks the kernel for a
@@ -36,6 +37,7 @@ public:
 
 private:
   int fd_ = -1;
+  std::chrono::milliseconds timeout_;
 };
 
 }  // namespace rdv::test

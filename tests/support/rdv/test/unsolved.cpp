@@ -49,19 +49,27 @@ void throw_if_todo() {
   if (const auto message = unsolved_message()) throw unsolved_exercise(*message);
 }
 
-bool wait_readable(int fd, std::chrono::milliseconds limit) {
+namespace {
+
+bool wait_for(int fd, short events, std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   for (;;) {
     throw_if_todo();
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
-    pollfd ready{fd, POLLIN, 0};
+    pollfd ready{fd, events, 0};
     if (::poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 50))) == 1) {
       return true;
     }
   }
 }
+
+}  // namespace
+
+bool wait_readable(int fd, std::chrono::milliseconds limit) { return wait_for(fd, POLLIN, limit); }
+
+bool wait_writable(int fd, std::chrono::milliseconds limit) { return wait_for(fd, POLLOUT, limit); }
 
 void forget_todo() noexcept {
   const std::lock_guard lock(mutex);

@@ -43,6 +43,8 @@ void forget_todo() noexcept;
 /// if it did. Throws unsolved_exercise as soon as a stub is reached
 /// meanwhile, from any thread.
 bool wait_readable(int fd, std::chrono::milliseconds limit);
+/// The same for writable.
+bool wait_writable(int fd, std::chrono::milliseconds limit);
 
 /// Waits on `changed` until `done()` holds or `limit` passes, as
 /// condition_variable::wait_for does; returns done(). Throws
