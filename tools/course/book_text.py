@@ -31,7 +31,7 @@ COMMAND = re.compile(r"(?<![\w\\])[\\@](ref|snippet|include|image|anchor|section
 ANCHOR_USES = re.compile(r"([\\@](ref|anchor|section|subsection|subsubsection))\s+$|\{#$|#$|\(\"?$")
 
 
-def _prose_lines(text: str):
+def prose_lines(text: str):
     """(line number, line without its code spans) for every line outside
     code: fenced, or indented by four spaces (Markdown's code blocks)."""
     fenced = False
@@ -69,7 +69,7 @@ def source_problems(pages: list[Path] | None = None) -> list[str]:
                             "a typed \\r or \\t may have become one")
         text = raw.replace("\r\n", "\n").replace("\r", "\n")
         previous = ""
-        for number, line in _prose_lines(text):
+        for number, line in prose_lines(text):
             for m in LINK.finditer(line):
                 if m["url"].startswith("#") and m["url"][1:] in anchors:
                     continue  # a link to a section of the book

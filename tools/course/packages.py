@@ -195,9 +195,14 @@ def resolve(templates: list[str]) -> tuple[list[str], list[str]]:
     return names, unknown
 
 
+# Debian 13's versions, which the dev container has: the names shown to
+# someone who installs by hand on a system apt cannot serve.
+REFERENCE_VERSIONS = {"boost": "1.83", "llvm": "19"}
+
+
 def reference_names(templates: list[str]) -> list[str]:
     """The packages as Debian 13 names them, for someone installing by hand."""
-    return list(dict.fromkeys(t.format(boost="1.83", llvm="19") for t in templates))
+    return list(dict.fromkeys(t.format(**REFERENCE_VERSIONS) for t in templates))
 
 
 # ---------------------------------------------------------------- installing

@@ -28,6 +28,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+from .book_text import prose_lines
 from .chapters import ROOT
 
 PLACEHOLDER = re.compile(r"\{\{(?P<kind>result|ratio|rounds|machine|cited)\b\s*(?P<body>.*?)\}\}", re.S)
@@ -191,7 +192,6 @@ def _without_placeholders(text: str) -> str:
 def problems(pages: list[Path]) -> list[str]:
     """Placeholders that name nothing, and measured figures typed by hand,
     as messages with page and line."""
-    from .book_text import _prose_lines  # noqa: PLC0415 (book_text imports nothing of this)
     found = []
     cache: dict[str, Results] = {}
     for page in pages:
@@ -208,7 +208,7 @@ def problems(pages: list[Path]) -> list[str]:
         # The prose as one string, a line break a space, so that a figure
         # and its unit on two lines are seen; `starts` maps back to lines.
         joined, starts = "", []
-        for number, line in _prose_lines(_without_placeholders(text)):
+        for number, line in prose_lines(_without_placeholders(text)):
             if line.lstrip().startswith("|"):
                 continue  # a table of the page's own (limits, settings), not a measurement's
             starts.append((len(joined), number))
