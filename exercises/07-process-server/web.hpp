@@ -26,10 +26,12 @@ namespace rdv::web {
 /// A request, as a handler sees it. The head's views point into the
 /// connection's buffer: they are valid for the length of the handler call.
 struct request {
-  const http::request_head& head;        ///< method, target, version, header fields
-  std::string_view body;                 ///< the whole body, decoded (chunked or not)
-  boost::asio::ip::tcp::socket& socket;  ///< the connection (to watch it, or stream a body)
-  boost::asio::ip::tcp::endpoint peer;   ///< the client's address
+  const http::request_head& head;  ///< method, target, version, header fields
+  std::string_view body;           ///< the whole body, decoded (chunked or not)
+  /// The connection: a handler may watch it or stream a body on it, never
+  /// close it (to end the connection, answer with response::hang_up).
+  boost::asio::ip::tcp::socket& socket;
+  boost::asio::ip::tcp::endpoint peer;  ///< the client's address
 };
 
 /// A body the server does not hold in memory (chapter 8's files), and how
@@ -58,6 +60,10 @@ struct response {
   std::string body;                                         ///< the body, unless `writer` is set
   std::optional<body_writer> writer{};  ///< a body sent by its own code instead of `body`
   bool close = false;                   ///< close the connection after this response
+  /// Send nothing, and drop the connection: for a client that left (chapter
+  /// 10's held clients). A handler may watch `request::socket` to learn
+  /// that, but never closes it: the socket is the server's.
+  bool hang_up = false;
   /// The reason phrase; empty: http::reason_phrase(status). Chapter 10 relays
   /// the reason a worker chose.
   std::string reason{};

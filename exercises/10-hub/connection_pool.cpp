@@ -46,8 +46,7 @@ struct connection_pool::line {
 };
 
 struct connection_pool::job {
-  std::uint64_t ticket;
-  proc::pid from;
+  proc::caller from;
   std::string request;
   std::string method;  // the parser keeps a view of it while it reads the response
   clock::time_point deadline;
@@ -76,7 +75,7 @@ struct wire {
 // Tells a job's requester how its exchange ended.
 void finish(line& l, job& j, const exchange_result& result) {
   --l.load;
-  proc::send(j.from, connection_pool::done{j.ticket, result});
+  proc::answer(j.from, result);
 }
 
 // Opens a connection to `server`, by `deadline`.
@@ -265,30 +264,20 @@ std::shared_ptr<connection_pool::line> connection_pool::line_for(const tcp::endp
 //! [line_for]
 
 //! [exchange]
-std::uint64_t connection_pool::send(const tcp::endpoint& server, std::string_view request,
-                                    std::string_view method, clock::time_point deadline) {
+proc::ref connection_pool::send(const tcp::endpoint& server, std::string_view request,
+                                std::string_view method, clock::time_point deadline) {
   const std::shared_ptr<line> l = line_for(server);
-  const std::uint64_t ticket = ++next_ticket_;
+  const proc::caller me{proc::self(), proc::make_ref()};
   ++l->load;
-  proc::send(l->driver,
-             job{ticket, proc::self(), std::string(request), std::string(method), deadline});
-  return ticket;
+  proc::send(l->driver, job{me, std::string(request), std::string(method), deadline});
+  return me.call;
 }
 
 exchange_result connection_pool::exchange(const tcp::endpoint& server, std::string_view request,
                                           std::string_view method, clock::time_point deadline) {
-  const std::uint64_t ticket = send(server, request, method, deadline);
-  std::optional<exchange_result> result;
-  while (!result) {
-    const bool in_time = proc::receive(
-        [&](done& d) {  // or an earlier exchange's, which came too late: dropped
-          if (d.ticket == ticket) result = d.result;
-          return true;
-        },
-        proc::after(deadline - clock::now(), [] { return false; }));
-    if (!in_time) return {asio::error::timed_out};
-  }
-  return *result;
+  // An earlier exchange's answer that came too late is dropped on the way.
+  return proc::await_reply<exchange_result>(send(server, request, method, deadline), deadline)
+      .value_or(exchange_result{asio::error::timed_out});
 }
 //! [exchange]
 

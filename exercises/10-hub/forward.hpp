@@ -49,8 +49,9 @@ void write_forward(const web::request& r, const forward_tags& tags, std::string&
 /// round gives, each backend at most once, until one answers. Each gets
 /// `backend_timeout` to answer, and never more than half the time the
 /// client has left, so that one silent backend cannot use up the client's
-/// whole wait. The pool's answers come to the holding process as
-/// connection_pool::done messages, among the others it waits for.
+/// whole wait. The pool answers each attempt as a call (chapter 6): the
+/// holding process takes the answer tagged asking(), among the other
+/// messages it waits for, and hands it to answered().
 class forward_attempts {
 public:
   /// The clock of deadlines.
@@ -73,10 +74,11 @@ public:
   /// Sends the forward to the next backend not asked yet, with the time
   /// the client has left until `deadline`; refused if every one was asked.
   state ask_next(clock::time_point deadline);
-  /// What a `done` means: accepted, refused, or (a failure to reach the
-  /// backend) the next one asked. A `done` of an earlier attempt changes
-  /// nothing.
-  state answered(const connection_pool::done& d, clock::time_point deadline);
+  /// The call whose answer is awaited: the attempt being made.
+  proc::ref asking() const { return asking_; }
+  /// What the pool's answer to asking() means: accepted, refused, or (a
+  /// failure to reach the backend) the next one asked.
+  state answered(const exchange_result& result, clock::time_point deadline);
   /// The backend being asked has had its time: the next one is asked.
   state backend_timed_out(clock::time_point deadline) { return ask_next(deadline); }
   /// When the backend being asked has had its time; clock::time_point::max()
@@ -84,6 +86,9 @@ public:
   clock::time_point backend_deadline() const { return backend_deadline_; }
   /// Where the forward stands now.
   state where() const { return state_; }
+  /// A worker's reply came before the backend's answer: the backend being
+  /// asked has the job. True if that is news (the forward was pending).
+  bool taken();
 
 private:
   connection_pool& pool_;
@@ -94,7 +99,7 @@ private:
   forward_tags tags_;
   std::chrono::milliseconds backend_timeout_;
   std::string forward_;  // the request as it went to the backend being asked
-  std::uint64_t ticket_ = 0;
+  proc::ref asking_;
   clock::time_point backend_deadline_ = clock::time_point::max();
   state state_ = state::pending;
 };

@@ -32,7 +32,7 @@ hangup_watch::~hangup_watch() {
 }
 
 //! [watch]
-void hangup_watch::watch(boost::asio::ip::tcp::socket& socket, std::uint64_t tag) {
+void hangup_watch::watch(boost::asio::ip::tcp::socket& socket, proc::ref tag) {
   const int fd = socket.native_handle();
   epoll_event e{};
   e.events = EPOLLRDHUP;  // and, always, EPOLLHUP and EPOLLERR: a reset

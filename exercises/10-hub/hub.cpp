@@ -1,7 +1,6 @@
 #include "hub.hpp"
 
 #include "forward.hpp"
-#include "pending_reply.hpp"
 #include "reply_handler.hpp"
 
 #include <charconv>
@@ -34,9 +33,20 @@ web::response status_with(int status, std::string_view field, std::string_view v
   return r;
 }
 
+// What a reply with a malformed id is told: the ids of a lone hub, or of a hub with a name.
+web::response malformed_id(std::string_view target, bool named) {
+  return web::text_response(
+      400, std::string(named ? "expected /reply/ and an id: the hub's name (1 to 16 of a-z, 0-9 "
+                               "and -), a dot and 32 lowercase hex digits; found "
+                             : "expected /reply/ and an id of 32 lowercase hex digits, found ") +
+               std::string(target) + "\n");
+}
+
 }  // namespace
 
-hub::hub(hub_options options) : options_(std::move(options)) {}
+hub::hub(hub_options options)
+    : options_(std::move(options)),
+      ids_(options_.link ? std::string(options_.link->hub_name()) : std::string()) {}
 
 //! [front]
 web::response hub::front(web::request& r) {
@@ -49,29 +59,30 @@ web::response hub::front(web::request& r) {
     return web::text_response(400, "X-Hub-Timeout-Ms must be a whole number of milliseconds, "
                                    "1 or more\n");
   }
-  const auto deadline = clock::now() + *limit;
-  // Registered before the forward: a reply may beat the 202.
-  pending_reply hold(
-      options_.link ? std::string(options_.link->id_prefix()) + ids_.next() : ids_.next(), stats_);
+  hold held(ids_.next(), r.socket,
+            stats_);  // registered before the forward: a reply may beat the 202
   forward_attempts forward(backends_, options_.backends, next_backend_++, r,
-                           {.id = hold.id(),
+                           {.id = held.id().text(),
                             .reply_to = options_.reply_to,
                             .left = *limit,
                             .client = r.peer,
                             .host = options_.front_host},
                            options_.backend_timeout);
-  web::response answer;
-  switch (hold.wait(r.socket, deadline, answer, &forward)) {
-  case hold_end::replied: ++stats_.replied; return answer;
+  return answer(held.wait(clock::now() + *limit, &forward), held);
+}
+
+// The client's answer, when its hold ended as `end`.
+web::response hub::answer(hold_end end, hold& held) {
+  switch (end) {
+  case hold_end::replied: ++stats_.replied; return std::move(held.answer());
   case hold_end::timed_out: ++stats_.timed_out; return web::text_response(504);
   case hold_end::refused: ++stats_.backend_errors; return web::text_response(502);
   case hold_end::client_gone: break;
   }
   ++stats_.abandoned;
-  boost::system::error_code ignored;
-  r.socket.close(ignored);  // nobody to answer: free the descriptor now
-  answer.close = true;
-  return answer;
+  web::response nobody;
+  nobody.hang_up = true;  // chapter 7 drops the connection; the socket is its own
+  return nobody;
 }
 //! [front]
 
@@ -99,33 +110,30 @@ web::response hub::reply(web::request& r) {
 //! [take_reply]
 // POST /reply/<id>: a well-formed reply goes to the client held as <id>.
 web::response hub::take_reply(web::request& r) {
-  const std::string_view id = r.head.target.substr(std::string_view("/reply/").size());
-  // With a link (chapter 11), an id may begin with the name of its hub.
-  const std::string_view owner = options_.link ? options_.link->prefix_of(id) : "";
-  if (!is_request_id(id.substr(owner.size()))) {
-    return web::text_response(400, "expected /reply/ and an id of 32 lowercase hex digits, found " +
-                                       std::string(r.head.target) + "\n");
-  }
+  const std::string_view target = r.head.target;
+  const auto id = request_id::parse(target.substr(std::string_view("/reply/").size()));
+  const bool named = !ids_.hub().empty();  // chapter 11: ids name their hub, and only then
+  if (!id || id->hub().empty() == named) return malformed_id(target, named);
   web::response answer;
   if (const auto wrong = read_reply(r.head.fields, r.body, answer)) {
     return web::text_response(400, *wrong + "\n");
   }
-  if (!owner.empty() && owner != options_.link->id_prefix()) {
-    return options_.link->route(id, std::move(answer));  // another hub's client
-  }
-  return hand_over(id, std::move(answer));
-}
-//! [take_reply]
-
-web::response hub::hand_over(std::string_view id, web::response answer) {
-  if (!deliver(id, std::move(answer))) {
-    ++stats_.late_replies;
+  if (id->hub() != ids_.hub())
+    return options_.link->route(*id, std::move(answer));  // another hub's
+  if (hand_over(*id, std::move(answer)) == verdict::not_waiting) {
     return web::text_response(404, "no client waits under that id: unknown, answered already, "
                                    "timed out, or gone\n");
   }
   web::response taken;
   taken.status = 204;  // and no body
   return taken;
+}
+//! [take_reply]
+
+verdict hub::hand_over(const request_id& id, web::response answer) {
+  const verdict v = deliver(id, std::move(answer));
+  if (v == verdict::not_waiting) ++stats_.late_replies;
+  return v;
 }
 
 }  // namespace rdv::hub

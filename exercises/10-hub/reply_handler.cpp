@@ -2,7 +2,6 @@
 
 #include "address.hpp"
 #include "forward.hpp"
-#include "pending_reply.hpp"
 #include "response_parser.hpp"
 
 #include <charconv>
@@ -27,9 +26,9 @@ std::string final_status_please(int status) {
   return "a reply's status must be a final one, 200 to 599, not " + std::to_string(status);
 }
 
-// Parses a whole response, as message/http carries it, into `out`; says
-// why not, if it is not one.
-std::optional<std::string> read_message(std::string_view message, web::response& out) {
+}  // namespace
+
+std::optional<std::string> read_http_message(std::string_view message, web::response& out) {
   http::response_parser parser;
   bool headed = false, closed = false;
   for (;;) {
@@ -69,22 +68,20 @@ std::optional<std::string> read_message(std::string_view message, web::response&
   }
 }
 
-}  // namespace
-
 //! [read_reply]
 std::optional<std::string> read_reply(const http::field_list& fields, std::string_view body,
                                       web::response& out) {
   // TODO(ch10.5): turn the worker's reply into the client's response
   // Hint: message/http means the body is a response, bytes and all: chapter 2's
-  //   response_parser can read it, fed the whole body at once. read_message() does
+  //   response_parser can read it, fed the whole body at once. read_http_message() does
   //   that; which Content-Type values mean it? (more: ./course hint 10 5)
-  (void)fields; (void)body; (void)out; (void)&read_message; (void)&media_type_is;
+  (void)fields; (void)body; (void)out; (void)&read_http_message; (void)&media_type_is;
   throw rdv::todo("ch10.5", "turn the worker's reply into the client's response");
 }
 //! [read_reply]
 
 //! [deliver]
-bool deliver(std::string_view id, web::response answer) {
+verdict deliver(const request_id& id, web::response answer) {
   // TODO(ch10.4): hand the reply to the client held under the id, and learn if it took it
   // Hint: whereis() (chapter 4) turns the id into a pid, or nothing: a request that
   //   ended has given its name up. (more: ./course hint 10 4)

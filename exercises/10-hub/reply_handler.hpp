@@ -3,7 +3,9 @@
 /// Chapter 10: the reply port's side of the rendezvous — reading a worker's
 /// reply, and handing it to the process that holds the client.
 
+#include "hold.hpp"
 #include "http_fields.hpp"
+#include "request_id.hpp"
 #include "web.hpp"
 
 #include <optional>
@@ -24,11 +26,17 @@ namespace rdv::hub {
 std::optional<std::string> read_reply(const http::field_list& fields, std::string_view body,
                                       web::response& out);
 
-/// Hands `answer` to the process registered as `id` and waits for its
-/// verdict. Returns true if that process took it for its client (the worker
-/// gets 204); false if no process has the name, or the one that had it
+/// Reads `message`, a whole HTTP/1.1 response as a message/http reply
+/// carries it, into `out`: its status (a final one), reason, end-to-end
+/// header fields and body. Returns what is wrong with it, or nothing.
+/// read_reply() uses it, and chapter 11 for the replies other hubs route.
+std::optional<std::string> read_http_message(std::string_view message, web::response& out);
+
+/// Hands `answer` to the process registered as `id` and returns its
+/// verdict: taken if that process took it for its client (the worker gets
+/// 204); not_waiting if no process has the name, or the one that had it
 /// refused it or ended first (404). Call it in a process.
-bool deliver(std::string_view id, web::response answer);
+verdict deliver(const request_id& id, web::response answer);
 
 /// Whether `fields` hold `Authorization: Bearer <token>`. The token is
 /// compared in constant time, so that timing does not reveal it.

@@ -29,7 +29,7 @@ int main(int argc, char* argv[]) {
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const std::string name =
       flags.value("hub-id").empty() ? rdv::hubs::random_hub_id() : flags.value("hub-id");
-  if (!rdv::hubs::is_hub_id(name)) {
+  if (!rdv::hub::is_hub_name(name)) {
     std::cerr << "hub: --hub-id must be 1 to 16 of a-z, 0-9 and '-', not \"" << name << "\"\n";
     return 2;
   }

@@ -164,10 +164,15 @@ bool answer(connection& c, const handler& handle) {
   //       gets the head of the response only.
   // HINT: An answer that could not be sent means a client that left or
   //       stopped reading: which of the two ways to end a connection here
-  //       leaves the kernel nothing to keep trying?
+  //       leaves the kernel nothing to keep trying? The same way ends a
+  //       connection whose handler says to hang up.
   // STUB: (void)c; (void)handle; (void)send_response; (void)drop;
   request req{c.parser.head(), c.body, c.socket, c.peer};
   const response r = handle(req);
+  if (r.hang_up) {
+    drop(c.socket);
+    return false;
+  }
   const bool keep_alive = http::keeps_alive(c.parser.head()) && !r.close;
   if (!send_response(c, r, keep_alive, c.parser.head().method == "HEAD")) {
     drop(c.socket);

@@ -4,6 +4,7 @@
 /// hub's to its backends, the worker's to the hub's reply port — shared by
 /// the processes of one scheduler.
 
+#include "call.hpp"
 #include "processes.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
@@ -61,13 +62,6 @@ public:
   connection_pool(const connection_pool&) = delete;
   connection_pool& operator=(const connection_pool&) = delete;
 
-  /// How an exchange begun with send() ended, as the calling process gets it
-  /// (a message): `ticket` is what send() returned.
-  struct done {
-    std::uint64_t ticket;    ///< which exchange
-    exchange_result result;  ///< how it ended
-  };
-
   /// Sends `request` (a whole HTTP/1.1 request, framed) to `server` and reads
   /// the response to it, whose body it drops; `method` is the request's (a
   /// response to HEAD has no body). Gives up at `deadline`. A request that
@@ -77,11 +71,12 @@ public:
   exchange_result exchange(const boost::asio::ip::tcp::endpoint& server, std::string_view request,
                            std::string_view method, clock::time_point deadline);
 
-  /// Begins the same exchange and returns at once, with its ticket: the
-  /// result comes later to the calling process, as a `done` message, so that
-  /// the process can wait for other things as well (chapter 10's holds).
-  std::uint64_t send(const boost::asio::ip::tcp::endpoint& server, std::string_view request,
-                     std::string_view method, clock::time_point deadline);
+  /// Begins the same exchange as a call (chapter 6) and returns at once,
+  /// with its reference: the result comes later to the calling process, as
+  /// a proc::reply<exchange_result> tagged with it, so that the process can
+  /// wait for other things as well (chapter 10's holds).
+  proc::ref send(const boost::asio::ip::tcp::endpoint& server, std::string_view request,
+                 std::string_view method, clock::time_point deadline);
 
   /// How many connections to `server` are open (or opening).
   std::size_t open(const boost::asio::ip::tcp::endpoint& server) const;
@@ -96,7 +91,6 @@ private:
 
   std::size_t max_per_server_;
   std::size_t depth_;
-  std::uint64_t next_ticket_ = 0;  // tells one exchange's `done` from an earlier one's
   std::map<boost::asio::ip::tcp::endpoint, std::vector<std::shared_ptr<line>>> lines_;
 };
 

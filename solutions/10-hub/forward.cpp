@@ -106,19 +106,28 @@ forward_attempts::state forward_attempts::ask_next(clock::time_point deadline) {
   backend_deadline_ = clock::now() + std::min<clock::duration>(backend_timeout_, left / 2);
   tags_.left = std::chrono::duration_cast<std::chrono::milliseconds>(left);
   write_forward(request_, tags_, forward_);
-  ticket_ = pool_.send(backend, forward_, request_.head.method, backend_deadline_);
+  asking_ = pool_.send(backend, forward_, request_.head.method, backend_deadline_);
   return state_ = state::pending;
 }
 //! [ask_next]
 
-forward_attempts::state forward_attempts::answered(const connection_pool::done& d,
+forward_attempts::state forward_attempts::answered(const exchange_result& result,
                                                    clock::time_point deadline) {
-  if (d.ticket != ticket_ || state_ != state::pending) return state_;  // an earlier attempt's
-  if (d.result.error) return ask_next(deadline);  // refused, reset, silent: the next one
+  if (state_ != state::pending) return state_;
+  if (result.error) return ask_next(deadline);  // refused, reset, silent: the next one
   backend_deadline_ = clock::time_point::max();
+  asking_ = {};
   // Any status but 2xx: this backend saw the request and turned it down; the
   // next would most likely do the same, and might do the job twice.
-  return state_ = d.result.status / 100 == 2 ? state::accepted : state::refused;
+  return state_ = result.status / 100 == 2 ? state::accepted : state::refused;
+}
+
+bool forward_attempts::taken() {
+  if (state_ != state::pending) return false;
+  backend_deadline_ = clock::time_point::max();
+  asking_ = {};
+  state_ = state::accepted;
+  return true;
 }
 
 }  // namespace rdv::hub

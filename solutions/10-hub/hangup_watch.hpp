@@ -3,6 +3,7 @@
 /// Chapter 10: hearing that a client hangs up while bytes it sent wait
 /// unread — a held client that pipelined its next request, then left.
 
+#include "call.hpp"
 #include "extension.hpp"
 #include "processes.hpp"
 
@@ -18,7 +19,7 @@ namespace rdv::hub {
 /// The message hangup_watch sends: the peer of the socket watched with
 /// `tag` shut its side down, or reset the connection.
 struct hung_up {
-  std::uint64_t tag;  ///< what watch() was given
+  proc::ref tag;  ///< what watch() was given
 };
 
 /// Tells processes when the peers of their sockets hang up. A wait for
@@ -38,7 +39,7 @@ public:
 
   /// Sends `hung_up{tag}` to the calling process once the peer of `socket`
   /// hangs up (at once, if it has), until forget(socket).
-  void watch(boost::asio::ip::tcp::socket& socket, std::uint64_t tag);
+  void watch(boost::asio::ip::tcp::socket& socket, proc::ref tag);
   /// Stops watching `socket`; call it before the socket closes.
   void forget(boost::asio::ip::tcp::socket& socket);
 
@@ -53,7 +54,7 @@ private:
 
   struct watcher {
     proc::pid who;
-    std::uint64_t tag;
+    proc::ref tag;
   };
   proc::scheduler& node_;
   boost::asio::posix::stream_descriptor events_;  // the epoll set, in the io_context

@@ -5,6 +5,7 @@
 /// workers' replies to the held clients.
 
 #include "connection_pool.hpp"
+#include "hold.hpp"
 #include "hub_link.hpp"
 #include "hub_stats.hpp"
 #include "request_id.hpp"
@@ -37,7 +38,7 @@ struct hub_options {
   /// The front listener's `HOST:PORT`: the Host of a request that has none.
   std::string front_host;
   /// What joins this hub to others (chapter 11); none for a lone hub. Its
-  /// ids then begin with link->id_prefix(), and a reply for another hub's
+  /// ids then begin with link->hub_name(), and a reply for another hub's
   /// id goes to link->route().
   hub_link* link = nullptr;
 };
@@ -56,17 +57,18 @@ public:
   web::response reply(web::request& r);
 
   /// Hands `answer`, a valid reply for `id`, one of this hub's own ids, to
-  /// the client held under it, and returns what the worker gets: 204, or
-  /// 404 if nobody waits there (counted as a late reply). reply() calls it
-  /// for the replies posted here; chapter 11's link, for those that reached
-  /// another hub. Call it in a process.
-  web::response hand_over(std::string_view id, web::response answer);
+  /// the client held under it, and returns the verdict: not_waiting (the
+  /// worker gets 404) is counted as a late reply. reply() calls it for the
+  /// replies posted here; chapter 11's link, for those that reached another
+  /// hub. Call it in a process.
+  verdict hand_over(const request_id& id, web::response answer);
 
   /// The counters.
   const hub_stats& stats() const { return stats_; }
 
 private:
   web::response take_reply(web::request& r);
+  web::response answer(hold_end end, hold& held);
 
   hub_options options_;
   hub_stats stats_;

@@ -2,7 +2,6 @@
 
 #include "address.hpp"
 #include "forward.hpp"
-#include "pending_reply.hpp"
 #include "response_parser.hpp"
 
 #include <charconv>
@@ -26,9 +25,9 @@ std::string final_status_please(int status) {
   return "a reply's status must be a final one, 200 to 599, not " + std::to_string(status);
 }
 
-// Parses a whole response, as message/http carries it, into `out`; says
-// why not, if it is not one.
-std::optional<std::string> read_message(std::string_view message, web::response& out) {
+}  // namespace
+
+std::optional<std::string> read_http_message(std::string_view message, web::response& out) {
   http::response_parser parser;
   bool headed = false, closed = false;
   for (;;) {
@@ -68,24 +67,22 @@ std::optional<std::string> read_message(std::string_view message, web::response&
   }
 }
 
-}  // namespace
-
 //! [read_reply]
 std::optional<std::string> read_reply(const http::field_list& fields, std::string_view body,
                                       web::response& out) {
   // EXERCISE ch10.5: turn the worker's reply into the client's response
   // HINT: message/http means the body is a response, bytes and all: chapter
   //       2's response_parser can read it, fed the whole body at once.
-  //       read_message() does that; which Content-Type values mean it?
+  //       read_http_message() does that; which Content-Type values mean it?
   // HINT: Otherwise the body is the body. Where do its status and its
   //       Content-Type come from, and what makes X-Hub-Status invalid?
   // HINT: Whichever the form, the client must get exactly one response.
   //       Which statuses never have a body, and what would the client make
   //       of the bytes of one sent after their head?
-  // STUB: (void)fields; (void)body; (void)out; (void)&read_message; (void)&media_type_is;
+  // STUB: (void)fields; (void)body; (void)out; (void)&read_http_message; (void)&media_type_is;
   const std::string_view content_type = fields.find("Content-Type").value_or("");
   if (media_type_is(content_type, "message/http")) {
-    if (auto wrong = read_message(body, out)) return wrong;
+    if (auto wrong = read_http_message(body, out)) return wrong;
   } else {
     out.status = 200;
     if (const auto status = fields.find("X-Hub-Status")) {
@@ -111,32 +108,18 @@ std::optional<std::string> read_reply(const http::field_list& fields, std::strin
 //! [read_reply]
 
 //! [deliver]
-bool deliver(std::string_view id, web::response answer) {
+verdict deliver(const request_id& id, web::response answer) {
   // EXERCISE ch10.4: hand the reply to the client held under the id, and learn if it took it
   // HINT: whereis() (chapter 4) turns the id into a pid, or nothing: a
   //       request that ended has given its name up.
-  // HINT: The process may end, or stop waiting, before it sees the reply.
-  //       How do you hear of the first (chapter 3), and what does it send
-  //       you in the second case?
-  // HINT: Once you have your answer, stop watching the process. A `down`
-  //       may come anyway (it ended just after its verdict): why is that
-  //       harmless to the next delivery from this process?
+  // HINT: The process may end, or stop waiting, before it sees the reply;
+  //       and a verdict may come after you stopped listening. Chapter 6
+  //       has a way to ask a process something that copes with all three.
   // STUB: (void)id; (void)answer;
-  const std::optional<proc::pid> held = proc::whereis(id);
-  if (!held) return false;
-  proc::monitor(*held);  // if it ends before it answers, a `down` tells us
-  proc::send(*held, delivery{std::string(id), std::move(answer), proc::self()});
-  std::optional<bool> taken;
-  while (!taken) {
-    proc::receive([&](const verdict& v) { taken = v.taken; },
-                  [&](const proc::down& d) {
-                    if (d.who == *held) taken = false;
-                  });
-  }
-  // If it ended right after its verdict, its `down` is in our mailbox already;
-  // the next deliver() skips it, since it names another process.
-  proc::demonitor(*held);
-  return *taken;
+  const std::optional<proc::pid> held = proc::whereis(id.text());
+  if (!held) return verdict::not_waiting;
+  const auto made = [&](proc::caller me) { return delivery{id, std::move(answer), me}; };
+  return proc::call<verdict>(*held, made).value_or(verdict::not_waiting);  // empty: it ended
   // END EXERCISE
 }
 //! [deliver]

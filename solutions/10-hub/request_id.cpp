@@ -2,6 +2,7 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <system_error>
 
@@ -26,8 +27,15 @@ void fill_random(std::uint8_t* bytes, std::size_t size) {
 
 }  // namespace
 
+id_source::id_source(std::string hub) : hub_(std::move(hub)) {}
+
+request_id id_source::next() {
+  return hub_.empty() ? request_id(random_digits(), 0)
+                      : request_id(hub_ + '.' + random_digits(), hub_.size());
+}
+
 //! [next]
-std::string id_source::next() {
+std::string id_source::random_digits() {
   // EXERCISE ch10.1: make a request id from 16 random bytes
   // HINT: random_ holds random bytes from getrandom(2), used_ says how many
   //       are spent. What must happen when fewer than 16 are left?
@@ -52,12 +60,27 @@ std::string id_source::next() {
 }
 //! [next]
 
-bool is_request_id(std::string_view text) {
-  if (text.size() != id_length) return false;
-  for (const char c : text) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+request_id::request_id(std::string text, std::size_t hub_size)
+    : text_(std::move(text)), hub_size_(hub_size) {}
+
+bool is_hub_name(std::string_view name) {
+  return !name.empty() && name.size() <= 16 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
+}
+
+std::optional<request_id> request_id::parse(std::string_view text) {
+  const std::size_t dot = text.find('.');
+  const std::size_t hub_size = dot == std::string_view::npos ? 0 : dot;
+  const std::string_view digits = dot == std::string_view::npos ? text : text.substr(dot + 1);
+  const bool hex =
+      digits.size() == id_length && std::all_of(digits.begin(), digits.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+      });
+  if (!hex || (dot != std::string_view::npos && !is_hub_name(text.substr(0, dot)))) {
+    return std::nullopt;
   }
-  return true;
+  return request_id(std::string(text), hub_size);
 }
 
 }  // namespace rdv::hub

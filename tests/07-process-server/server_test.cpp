@@ -58,6 +58,19 @@ TEST(ProcessServer, HonoursConnectionClose) {
   EXPECT_TRUE(c.wait_closed()) << c.transcript();
 }
 
+TEST(ProcessServer, HangsUpWithoutAWordWhenTheHandlerSaysSo) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request&) {
+    rdv::web::response gone;
+    gone.hang_up = true;  // as chapter 10 answers for a held client that left
+    return gone;
+  });
+  rdv::test::client c(s.thread);
+  c.send(get);
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
+  EXPECT_EQ(c.received(), "") << "a handler that hangs up sends nothing\n" << c.transcript();
+}
+
 TEST(ProcessServer, AnswersPipelinedRequestsInOrder) {
   explained_in("ch07-connection");
   ch07::server s([](rdv::web::request& r) {

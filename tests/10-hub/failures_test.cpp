@@ -1,6 +1,7 @@
 // Chapter 10: timeouts, failing backends, overload and clients that leave
 // (the hub protocol, appendix A1), and what /stats says of them.
 #include "hub_fixture.hpp"
+#include "ids.hpp"
 
 #include "request_id.hpp"
 
@@ -36,7 +37,7 @@ TEST(Timeout, TheClientGets504AndTheLateReply404) {
   EXPECT_EQ(hub.stat("late_replies"), 1);
   EXPECT_EQ(hub.stat("pending"), 0);
   c.send(ch10::get("/again"));  // the connection goes on
-  EXPECT_TRUE(rdv::hub::is_request_id(backend.next().id()));
+  EXPECT_TRUE(ch10::is_lone_hub_id(backend.next().id()));
 }
 
 TEST(Timeout, AClientMayAskForLessTimeButNotMore) {

@@ -1,5 +1,6 @@
 // Chapter 10: what a backend gets from the hub (the hub protocol's forward, appendix A1).
 #include "hub_fixture.hpp"
+#include "ids.hpp"
 
 #include "request_id.hpp"
 
@@ -37,7 +38,7 @@ TEST(Forward, CarriesTheRequestWithTheHubsFieldsInsteadOfHopByHopOnes) {
     EXPECT_EQ(f.count(hop), 0u) << hop << " is hop-by-hop: it must not be forwarded\n" << seen;
   }
   EXPECT_EQ(f.count("X-Hub-Request-Id"), 1u) << seen;
-  EXPECT_TRUE(rdv::hub::is_request_id(f.id())) << seen;
+  EXPECT_TRUE(ch10::is_lone_hub_id(f.id())) << seen;
   EXPECT_NE(f.id(), "00000000000000000000000000000000")
       << "the hub makes the id: a client must not choose it\n"
       << seen;

@@ -1,7 +1,7 @@
 // Chapter 10: a held client, in the test process — the process registered
 // under its request's id, waiting for a delivery, its client's leaving, or
 // the deadline; and the reply handler's side, deliver().
-#include "pending_reply.hpp"
+#include "hold.hpp"
 #include "reply_handler.hpp"
 
 #include "in_process.hpp"
@@ -31,6 +31,7 @@ using tcp = boost::asio::ip::tcp;
 using rdv::hub::hold_end;
 
 const std::string id = "0123456789abcdef0123456789abcdef";
+const rdv::hub::request_id held_id = *rdv::hub::request_id::parse(id);
 
 using ch10::run;
 
@@ -51,10 +52,16 @@ connection connect(boost::asio::io_context& io) {
 void hold_client(tcp::socket& server, rdv::hub::hub_stats& stats, std::optional<hold_end>& end,
                  rdv::web::response& answer) {
   proc::monitor(proc::spawn([&] {
-    rdv::hub::pending_reply hold(id, stats);
-    end = hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
+    rdv::hub::hold held(held_id, server, stats);
+    end = held.wait(std::chrono::steady_clock::now() + 10s);
+    answer = std::move(held.answer());
   }));
   proc::yield();  // the held process registers, and waits
+}
+
+// Whether the process held under `id` takes `reply` (the worker would get 204).
+bool taken(rdv::web::response reply) {
+  return rdv::hub::deliver(held_id, std::move(reply)) == rdv::hub::verdict::taken;
 }
 
 rdv::web::response text(std::string body) {
@@ -81,10 +88,11 @@ TEST(Hold, RegistersTheProcessUnderTheRequestsId) {
   std::uint64_t pending = 0;
   const std::string crash = run([&] {
     me = proc::self();
-    rdv::hub::pending_reply hold(id, stats);
+    tcp::socket unused(proc::current_io_context());
+    rdv::hub::hold held(held_id, unused, stats);
     named = proc::whereis(id);
     pending = stats.pending;
-    hold.forget();
+    held.forget();
     after = proc::whereis(id);
   });
   ASSERT_EQ(crash, "");
@@ -103,8 +111,8 @@ TEST(Hold, TheFirstDeliveryIsTheAnswerAndTheNextOneIsRefused) {
   const std::string crash = run([&] {
     auto [server, client] = connect(proc::current_io_context());
     hold_client(server, stats, end, answer);
-    first = rdv::hub::deliver(id, text("first"));
-    second = rdv::hub::deliver(id, text("second"));
+    first = taken(text("first"));
+    second = taken(text("second"));
     proc::receive<proc::down>();
   });
   ASSERT_EQ(crash, "");
@@ -124,14 +132,15 @@ TEST(Hold, OfTwoRepliesRacingForOneIdExactlyOneIsTaken) {
   const std::string crash = run([&] {
     auto [server, client] = connect(proc::current_io_context());
     const proc::pid held = proc::spawn([&] {
-      rdv::hub::pending_reply hold(id, stats);
+      rdv::hub::hold held(held_id, server, stats);
       proc::yield();  // both replies find the name, and are sent, before it waits
-      hold.wait(server, std::chrono::steady_clock::now() + 10s, answer);
+      held.wait(std::chrono::steady_clock::now() + 10s);
+      answer = std::move(held.answer());
     });
     proc::monitor(held);
     proc::yield();
-    proc::monitor(proc::spawn([&] { a = rdv::hub::deliver(id, text("a")); }));
-    proc::monitor(proc::spawn([&] { b = rdv::hub::deliver(id, text("b")); }));
+    proc::monitor(proc::spawn([&] { a = taken(text("a")); }));
+    proc::monitor(proc::spawn([&] { b = taken(text("b")); }));
     for (int ended = 0; ended < 3; ++ended) proc::receive<proc::down>();  // all three
   });
   ASSERT_EQ(crash, "");
@@ -149,11 +158,10 @@ TEST(Hold, NoReplyByTheDeadlineIsATimeout) {
   std::optional<proc::pid> named;
   const std::string crash = run([&] {
     auto [server, client] = connect(proc::current_io_context());
-    rdv::hub::pending_reply hold(id, stats);
-    rdv::web::response answer;
-    end = hold.wait(server, std::chrono::steady_clock::now() + 50ms, answer);
+    rdv::hub::hold held(held_id, server, stats);
+    end = held.wait(std::chrono::steady_clock::now() + 50ms);
     named = proc::whereis(id);
-    proc::spawn([&] { late = rdv::hub::deliver(id, text("late")); });
+    proc::spawn([&] { late = taken(text("late")); });
     proc::yield();
   });
   ASSERT_EQ(crash, "");
@@ -193,7 +201,7 @@ TEST(Hold, AClientSendingItsNextRequestHasNotLeft) {
     // Our own wait on the socket completes after the held process's (first
     // in line), so it has the news before the reply.
     server.async_wait(tcp::socket::wait_read, rdv::proc::use_process);
-    EXPECT_TRUE(rdv::hub::deliver(id, text("answer")));
+    EXPECT_TRUE(taken(text("answer")));
     proc::receive<proc::down>();
     char bytes[64];
     still_there.assign(bytes, server.read_some(boost::asio::buffer(bytes)));
@@ -207,19 +215,19 @@ TEST(Hold, AClientSendingItsNextRequestHasNotLeft) {
 
 TEST(Hold, AReplyToAProcessThatEndsWithoutAVerdictIsRefused) {
   explained_in("ch10-deliver");
-  std::optional<bool> taken;
+  std::optional<bool> got;
   const std::string crash = run([&] {
     proc::spawn([] {  // takes the name, and the delivery, then ends without a word
       proc::register_name(id, proc::self());
       proc::receive<rdv::hub::delivery>();
     });
     proc::yield();
-    taken = rdv::hub::deliver(id, text("lost"));
+    got = taken(text("lost"));
   });
   ASSERT_EQ(crash, "");
-  ASSERT_TRUE(taken.has_value());
-  EXPECT_FALSE(*taken) << "the process ended without taking the reply: deliver() should learn it "
-                          "from its monitor, and the worker get 404";
+  ASSERT_TRUE(got.has_value());
+  EXPECT_FALSE(*got) << "the process ended without taking the reply: deliver() should learn it "
+                        "from its monitor, and the worker get 404";
 }
 
 }  // namespace

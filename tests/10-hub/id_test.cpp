@@ -1,4 +1,5 @@
 // Chapter 10: request ids, the names under which held clients wait.
+#include "ids.hpp"
 #include "request_id.hpp"
 
 #include "rdv/test/book.hpp"
@@ -17,8 +18,8 @@ TEST(RequestIds, AreThirtyTwoLowercaseHexDigitsAndAllDifferent) {
   rdv::hub::id_source ids;
   std::set<std::string> seen;
   for (int i = 0; i < 1000; ++i) {  // past one batch of random bytes (256 ids)
-    const std::string id = ids.next();
-    ASSERT_TRUE(rdv::hub::is_request_id(id))
+    const std::string id = ids.next().text();
+    ASSERT_TRUE(ch10::is_lone_hub_id(id))
         << "an id is 32 lowercase hex digits (128 bits), but one was \"" << id << '"';
     ASSERT_TRUE(seen.insert(id).second) << "id " << id << " came twice in " << i + 1 << " ids";
   }
@@ -32,7 +33,7 @@ TEST(RequestIds, AreRandomNotCounted) {
   rdv::hub::id_source ids;
   std::vector<std::set<char>> digits(rdv::hub::id_length);
   for (int i = 0; i < 1000; ++i) {
-    const std::string id = ids.next();
+    const std::string id = ids.next().text();
     for (std::size_t at = 0; at < id.size() && at < digits.size(); ++at) digits[at].insert(id[at]);
   }
   for (std::size_t at = 0; at < digits.size(); ++at) {
@@ -44,12 +45,39 @@ TEST(RequestIds, AreRandomNotCounted) {
 
 TEST(RequestIds, OnlyTheHubsOwnFormIsAnId) {
   explained_in("ch10-ids");
-  EXPECT_TRUE(rdv::hub::is_request_id("0123456789abcdef0123456789abcdef"));
-  EXPECT_FALSE(rdv::hub::is_request_id("0123456789ABCDEF0123456789ABCDEF")) << "uppercase";
-  EXPECT_FALSE(rdv::hub::is_request_id("0123456789abcdef0123456789abcde")) << "31 digits";
-  EXPECT_FALSE(rdv::hub::is_request_id("0123456789abcdef0123456789abcdef0")) << "33 digits";
-  EXPECT_FALSE(rdv::hub::is_request_id("0123456789abcdef0123456789abcdeg")) << "not hex";
-  EXPECT_FALSE(rdv::hub::is_request_id("../../../etc/passwd/0123456789ab")) << "a path";
+  using rdv::hub::request_id;
+  const std::string hex = "0123456789abcdef0123456789abcdef";
+  ASSERT_TRUE(request_id::parse(hex));
+  EXPECT_EQ(request_id::parse(hex)->text(), hex);
+  EXPECT_EQ(request_id::parse(hex)->hub(), "") << "a lone hub's id names no hub";
+  EXPECT_FALSE(request_id::parse("0123456789ABCDEF0123456789ABCDEF")) << "uppercase";
+  EXPECT_FALSE(request_id::parse("0123456789abcdef0123456789abcde")) << "31 digits";
+  EXPECT_FALSE(request_id::parse("0123456789abcdef0123456789abcdef0")) << "33 digits";
+  EXPECT_FALSE(request_id::parse("0123456789abcdef0123456789abcdeg")) << "not hex";
+  EXPECT_FALSE(request_id::parse("../../../etc/passwd/0123456789ab")) << "a path";
+}
+
+TEST(RequestIds, AnIdNamesItsHubOnlyWhenTheNameIsWellFormed) {
+  explained_in("ch10-ids");
+  using rdv::hub::request_id;
+  const std::string hex(32, 'a');
+  ASSERT_TRUE(request_id::parse("eu-west-2." + hex));
+  EXPECT_EQ(request_id::parse("eu-west-2." + hex)->hub(), "eu-west-2");
+  for (const std::string& bad :
+       {"." + hex, "Here." + hex, "a_b." + hex, "a b." + hex, "0123456789abcdefg." + hex,
+        "../x." + hex, "a*." + hex, "a>." + hex, "a.b." + hex, "a." + hex + "."}) {
+    EXPECT_FALSE(request_id::parse(bad))
+        << bad << ": a name that is not a hub's must not become part of a bus subject";
+  }
+}
+
+TEST(RequestIds, AHubsSourceWritesItsNameBeforeEachId) {
+  explained_in("ch10-ids");
+  rdv::hub::id_source ids("here");
+  const rdv::hub::request_id id = ids.next();
+  EXPECT_EQ(id.hub(), "here");
+  EXPECT_EQ(id.text().substr(0, 5), "here.");
+  EXPECT_EQ(rdv::hub::request_id::parse(id.text()), id) << "an id reads back as itself";
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Chapter 10: the demo worker, alone (the test plays the hub) and with the hub.
 #include "hub_fixture.hpp"
+#include "ids.hpp"
 
 #include "request_id.hpp"
 
@@ -95,7 +96,7 @@ TEST(HubAndWorker, AClientGetsTheWorkersAnswer) {
     const auto json = boost::json::parse(r.body);
     EXPECT_EQ(text(json, "method"), "GET") << r.body;
     EXPECT_EQ(text(json, "target"), target) << r.body;
-    EXPECT_TRUE(rdv::hub::is_request_id(text(json, "request_id"))) << r.body;
+    EXPECT_TRUE(ch10::is_lone_hub_id(text(json, "request_id"))) << r.body;
   }
   EXPECT_EQ(hub.stat("replied"), 2);
 }

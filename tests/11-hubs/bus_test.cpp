@@ -4,12 +4,57 @@
 
 #include "rdv/test/book.hpp"
 
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/write.hpp>
+
+#include <future>
+#include <istream>
 #include <regex>
 
 namespace {
 
 using namespace std::chrono_literals;
 using rdv::test::explained_in;
+
+// A peer on the bus that is no hub: it speaks NATS's text protocol itself,
+// on a socket of its own (blocking; it runs in the test's thread).
+class bus_peer {
+public:
+  explicit bus_peer(std::uint16_t port) {
+    socket_.connect({boost::asio::ip::make_address("127.0.0.1"), port});
+    line();  // the server's INFO
+    send("CONNECT {\"verbose\":false,\"pedantic\":false}\r\n");
+  }
+  void send(std::string_view bytes) { boost::asio::write(socket_, boost::asio::buffer(bytes)); }
+  // Subscribes to `subject`; returns once the server has it (PING, PONG).
+  void subscribe(std::string_view subject) {
+    send("SUB " + std::string(subject) + " 1\r\nPING\r\n");
+    while (line() != "PONG") {}
+  }
+  // The next line that starts with `word`, the others skipped.
+  std::string next(std::string_view word) {
+    for (std::string l;;) {
+      if ((l = line()).starts_with(word)) return l;
+    }
+  }
+
+private:
+  std::string line() {
+    boost::asio::read_until(socket_, in_, "\r\n");
+    std::istream text(&in_);
+    std::string l;
+    std::getline(text, l);
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    return l;
+  }
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::socket socket_{io_};
+  boost::asio::streambuf in_;
+};
 
 TEST(Bus, IdsNameTheirHub) {
   explained_in("ch11-ids");
@@ -78,6 +123,26 @@ TEST(Bus, ARoutedReplyForNobodyGets404) {
                 .status,
             400);
   EXPECT_EQ(ch11::bus_stats(hubs.holder).at("routed_in").as_int64(), 1);
+}
+
+TEST(Bus, AVerdictFromAPeerThatGuessesTicketsIsIgnored) {
+  explained_in("ch11-hostile");
+  ch11::two_hubs hubs;
+  // A reply for a hub nobody runs: no verdict will come but a forged one.
+  bus_peer forger(hubs.bus.port());
+  forger.subscribe("rdv.hub.ghost");  // only to know when the reply is out
+  auto posted = std::async(std::launch::async, [&] {
+    return ch10::post_reply(hubs.other.replies(), "ghost." + std::string(32, '0'),
+                            ch11::reply_saying("x"));
+  });
+  forger.next("MSG rdv.hub.ghost");
+  std::string guesses;  // "204" for the first hundred tickets a counter would give
+  for (int ticket = 0; ticket <= 100; ++ticket) {
+    guesses += "PUB rdv.verdict.other." + std::to_string(ticket) + " 3\r\n204\r\n";
+  }
+  forger.send(guesses);
+  const rdv::test::response r = posted.get();
+  EXPECT_EQ(r.status, 503) << "a verdict for a ticket anyone could guess was believed:\n" << r.raw;
 }
 
 TEST(Bus, AReplyTooLargeForTheBusGets413AndTheHolderStillTakesIt) {

@@ -17,45 +17,24 @@ using rdv::test::explained_in;
 TEST(HubIds, AreOneToSixteenOfLowercaseLettersDigitsAndDashes) {
   explained_in("ch11-ids");
   for (const char* good : {"a", "hub-1", "0123456789abcdef", "eu-west"}) {
-    EXPECT_TRUE(rdv::hubs::is_hub_id(good)) << good;
+    EXPECT_TRUE(rdv::hub::is_hub_name(good)) << good;
   }
   for (const char* bad : {"", "0123456789abcdefg", "Hub", "a.b", "a b", "a_b", "é", "a/b"}) {
-    EXPECT_FALSE(rdv::hubs::is_hub_id(bad)) << '"' << bad << '"';
+    EXPECT_FALSE(rdv::hub::is_hub_name(bad)) << '"' << bad << '"';
   }
   std::set<std::string> names;
   for (int i = 0; i < 100; ++i) {
     const std::string name = rdv::hubs::random_hub_id();
     EXPECT_EQ(name.size(), 8U);
-    EXPECT_TRUE(rdv::hubs::is_hub_id(name)) << name;
+    EXPECT_TRUE(rdv::hub::is_hub_name(name)) << name;
     names.insert(name);
   }
   EXPECT_GT(names.size(), 95U) << "random names should rarely meet";
 }
 
-TEST(HubIds, AnIdsPrefixNamesItsHubOnlyWhenWellFormed) {
-  explained_in("ch11-ids");
-  boost::asio::io_context io;
-  rdv::hubs::nats_connection bus(io);  // never connected: prefixes need no bus
-  rdv::proc::scheduler node;
-  rdv::hubs::bus_link link(bus, node, "here");
-  EXPECT_EQ(link.id_prefix(), "here.");
-  const std::string hex(32, 'a');
-  EXPECT_EQ(link.prefix_of("here." + hex), "here.");
-  EXPECT_EQ(link.prefix_of("eu-west-2." + hex), "eu-west-2.");
-  EXPECT_EQ(link.prefix_of(hex), "") << "a lone hub's id names no hub";
-  for (const std::string& bad :
-       {"." + hex, "Here." + hex, "a_b." + hex, "a b." + hex, "0123456789abcdefg." + hex,
-        "../x." + hex, "a*." + hex, "a>." + hex}) {
-    EXPECT_EQ(link.prefix_of(bad), "")
-        << bad << ": a name that is not a hub id must not become part of a bus subject";
-  }
-  // The prefix ends at the first dot; what follows is for the hub to check.
-  EXPECT_EQ(link.prefix_of("a.b." + hex), "a.");
-}
-
 TEST(RoutedReply, ComesOutAsItWentIn) {
   explained_in("ch11-route");
-  rdv::hubs::routed_reply sent{"a." + std::string(32, 'f'), {}};
+  rdv::hubs::routed_reply sent{*rdv::hub::request_id::parse("a." + std::string(32, 'f')), {}};
   sent.response.status = 201;
   sent.response.reason = "Made";
   sent.response.fields = {{"Content-Type", "text/plain"}, {"X-Job", "7"}};
@@ -79,7 +58,8 @@ TEST(RoutedReply, WhatIsNotOneIsRefused) {
         id + "\nHTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello",
         id + "\nHTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n",
         id + "\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\n\r\n",
-        id + "\nnot http"}) {
+        id + "\nnot http", std::string(32, 'f') + "\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+        "A." + std::string(32, 'f') + "\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"}) {
     EXPECT_FALSE(rdv::hubs::decode(bad).has_value())
         << "a message anyone could publish on the bus was taken for a reply:\n"
         << bad;

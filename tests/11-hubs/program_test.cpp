@@ -1,5 +1,6 @@
 // Chapter 11's hub as a program: chapter 10's flags and three more, and one
 // hub per core sharing its ports.
+#include "../10-hub/ids.hpp"
 #include "nats_fixture.hpp"
 
 #include "request_id.hpp"
@@ -37,7 +38,7 @@ TEST(Program, WithoutABusItIsChapter10sHub) {
   rdv::test::client client(hub.front());
   client.send(ch10::get("/alone"));
   const std::string id = backend.next().id();
-  EXPECT_TRUE(rdv::hub::is_request_id(id)) << id << ": a lone hub's ids are 32 hex digits";
+  EXPECT_TRUE(ch10::is_lone_hub_id(id)) << id << ": a lone hub's ids are 32 hex digits";
   EXPECT_EQ(ch10::post_reply(hub.replies(), id, ch11::reply_saying("alone")).status, 204);
   EXPECT_EQ(client.read_response().body, "alone");
   EXPECT_EQ(hub.program().stop(), 0);

@@ -83,6 +83,8 @@ public:
   /// Closes the connection now, without reading what is pending.
   void close();
 
+  /// Every byte received so far, as it came.
+  const std::string& received() const { return received_; }
   /// Every byte sent and received so far, escaped, and how to reproduce them by hand.
   std::string transcript() const;
 

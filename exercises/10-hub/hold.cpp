@@ -1,0 +1,136 @@
+#include "hold.hpp"
+
+#include "address.hpp"
+#include "after.hpp"
+#include "hangup_watch.hpp"
+
+#include <sys/socket.h>
+
+#include <cerrno>
+#include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
+
+namespace rdv::hub {
+
+using tcp = boost::asio::ip::tcp;
+
+namespace {
+
+//! [peek_client]
+// What a client's readable socket says.
+enum class peeked { left, more_requests, nothing };
+
+// Looks at the client's socket without taking anything from it: an end of
+// stream or an error means the client left; bytes are its next (pipelined)
+// request, so it is still there; nothing at all was a false alarm.
+peeked peek_client(tcp::socket& client) {
+  char byte;
+  const ssize_t n = ::recv(client.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n > 0) return peeked::more_requests;
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return peeked::nothing;
+  return peeked::left;  // 0: end of stream; or ECONNRESET and the like
+}
+//! [peek_client]
+
+}  // namespace
+
+//! [register]
+hold::hold(request_id id, tcp::socket& client, hub_stats& stats)
+    : id_(std::move(id)), client_(client), stats_(stats) {
+  // TODO(ch10.2, part 1 of 2): hold the client: be found under the request's id, and take the reply
+  // Hint: The reply handler will find the held client by its id alone. Which chapter 4
+  //   call makes a name lead to this process? (more: ./course hint 10 2)
+  throw rdv::todo("ch10.2", "hold the client: be found under the request's id, and take the reply");
+}
+//! [register]
+
+hold::~hold() { forget(); }
+
+//! [forget]
+void hold::forget() {
+  if (!registered_) return;
+  proc::unregister_name(id_.text());
+  registered_ = false;
+  --stats_.pending;
+  // No delivery for the id can come now (the name is gone); refuse those that came.
+  while (proc::receive_now([](delivery& d) { proc::answer(d.from, verdict::not_waiting); })) {}
+}
+//! [forget]
+
+//! [wait]
+hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
+  deadline_ = deadline;
+  forward_ = forward;
+  watch_client();
+  if (forward_) note(forward_->ask_next(deadline_));
+  while (!end_) {
+    proc::receive([this](delivery& d) { take(d); },
+                  proc::on_reply<exchange_result>(
+                      forward_ ? forward_->asking() : proc::ref{},
+                      [this](exchange_result&& r) { note(forward_->answered(r, deadline_)); }),
+                  [this](const proc::completed<client_watch>& c) { client_readable(c); },
+                  [this](const hung_up& h) {
+                    if (h.tag == tag_) end_ = hold_end::client_gone;  // it pipelined, then left
+                  },
+                  proc::after(next_alarm() - clock::now(), [this] { alarm(); }));
+  }
+  if (end_ == hold_end::replied && forward_ && forward_->taken()) {
+    ++stats_.forwarded;  // a worker answered before the backend did: a backend had the job
+  }
+  if (pipelined_) proc::scheduler::current().use<hangup_watch>().forget(client_);
+  // The socket's wait may stay armed: it completes when the client sends its
+  // next request (or leaves), and the hold then (if any) drops it as stale.
+  forget();
+  return *end_;
+}
+//! [wait]
+
+//! [take]
+void hold::take(delivery& d) {
+  // TODO(ch10.2, part 2 of 2): take the first reply for the id, and tell the worker so
+  // Hint: A delivery is a call (chapter 6): answer it with a verdict. When must the
+  //   name go, so that a second reply cannot also be taken? (more: ./course hint 10 2)
+  (void)d; (void)answer_;
+  throw rdv::todo("ch10.2", "take the first reply for the id, and tell the worker so");
+}
+//! [take]
+
+//! [client_readable]
+// The client's socket becomes readable when the client leaves, or sends its
+// next request; notify() turns that into a message to this process.
+void hold::watch_client() {
+  client_.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), client_watch{tag_}));
+}
+
+void hold::client_readable(const proc::completed<client_watch>& c) {
+  // TODO(ch10.3): notice a held client that leaves, and only that
+  // Hint: Readable may mean the client left, or that it sent its next request:
+  //   peek_client() tells which, without taking a byte. Which of the three things it
+  //   can find ends the wait, and what must happen for the others? (more:
+  //   ./course hint 10 3)
+  (void)c; (void)&peek_client; (void)pipelined_;
+  throw rdv::todo("ch10.3", "notice a held client that leaves, and only that");
+}
+//! [client_readable]
+
+// What the forward's news means: a backend took the request (counted), or
+// refused it, or none is left to ask (the client gets 502).
+void hold::note(forward_attempts::state forward) {
+  if (forward == forward_attempts::state::accepted) ++stats_.forwarded;
+  if (forward == forward_attempts::state::refused) end_ = hold_end::refused;
+}
+
+// When the hold must look at the clock: the deadline, or before it the end
+// of the time of the backend being asked.
+hold::clock::time_point hold::next_alarm() const {
+  return forward_ ? std::min(deadline_, forward_->backend_deadline()) : deadline_;
+}
+
+void hold::alarm() {
+  if (clock::now() >= deadline_) {
+    end_ = hold_end::timed_out;
+  } else if (forward_) {
+    note(forward_->backend_timed_out(deadline_));  // the next backend's turn, if any is left
+  }
+}
+
+}  // namespace rdv::hub

@@ -1,0 +1,130 @@
+// Chapter 6's tests of calls: make_ref(), answers tagged with their call,
+// and call(), which also hears of a callee that ends without answering.
+#include "call.hpp"
+#include "event_loop.hpp"
+
+#include "rdv/test/book.hpp"
+#include "rdv/test/run_io.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+
+#include <chrono>
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using namespace rdv::proc;
+using namespace std::chrono_literals;
+using rdv::test::explained_in;
+using clock_type = std::chrono::steady_clock;
+
+class Call : public ::testing::Test {
+protected:
+  boost::asio::io_context io{1};
+  std::ostringstream crashes;
+  scheduler node{{.crash_log = &crashes}};
+
+  Call() { run_in(io, node); }
+  ~Call() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
+
+  void run_all() {
+    rdv::test::run_io(io, 60s);
+    EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
+  }
+};
+
+// What the tests' callee is asked: a number to double.
+struct double_it {
+  caller from;
+  int n;
+};
+
+// A process that answers one request, then does `after_answer()`.
+template <class F>
+pid doubler(scheduler& node, F after_answer) {
+  return node.spawn([after_answer] {
+    const auto asked = receive<double_it>();
+    answer(asked.from, 2 * asked.n);
+    after_answer();
+  });
+}
+
+TEST_F(Call, EveryReferenceIsNew) {
+  explained_in("ch06-call");
+  const ref a = make_ref(), b = make_ref();
+  EXPECT_FALSE(a == b);
+  EXPECT_FALSE(a == ref{}) << "a default reference refers to nothing";
+}
+
+TEST_F(Call, TheAnswerToThisCallIsTakenAndALateAnswerToAnEarlierOneDropped) {
+  explained_in("ch06-call");
+  std::optional<int> got;
+  bool stale_left = true;
+  node.spawn([&] {
+    const ref earlier = make_ref(), now = make_ref();
+    send(self(), reply<int>{earlier, 1});  // came after its caller gave up
+    send(self(), reply<int>{now, 2});
+    got = await_reply<int>(now, clock_type::now() + 1h);
+    stale_left = receive_now([](reply<int>&) {});
+  });
+  run_all();
+  EXPECT_EQ(got, 2);
+  EXPECT_FALSE(stale_left) << "the earlier call's answer should have been dropped on the way";
+}
+
+TEST_F(Call, AwaitingAnAnswerThatNeverComesEndsAtTheDeadline) {
+  explained_in("ch06-call");
+  std::optional<int> got = 0;
+  clock_type::duration waited{};
+  node.spawn([&] {
+    const auto started = clock_type::now();
+    got = await_reply<int>(make_ref(), started + 20ms);
+    waited = clock_type::now() - started;
+  });
+  run_all();
+  EXPECT_EQ(got, std::nullopt);
+  EXPECT_GE(waited, 20ms);
+}
+
+TEST_F(Call, ACallGetsItsAnswerAndLeavesNoDownBehindWhenTheCalleeEndsRightAfter) {
+  explained_in("ch06-call");
+  std::optional<int> got;
+  bool down_left = true;
+  const pid callee = doubler(node, [] {});  // answers, then ends before the caller runs
+  node.spawn([&] {
+    got = call<int>(callee, [](caller me) { return double_it{me, 21}; });
+    down_left = receive_now([](down&) {});
+  });
+  run_all();
+  EXPECT_EQ(got, 42);
+  EXPECT_FALSE(down_left) << "the callee's down should not outlive the call";
+}
+
+TEST_F(Call, ACallEndsWhenTheCalleeEndsWithoutAnswering) {
+  explained_in("ch06-call");
+  std::optional<int> got = 0;
+  const pid callee = node.spawn([] { (void)receive<double_it>(); });
+  node.spawn([&] { got = call<int>(callee, [](caller me) { return double_it{me, 1}; }); });
+  run_all();
+  EXPECT_EQ(got, std::nullopt) << "nobody will answer: the call should end, empty";
+}
+
+TEST_F(Call, ACallPutsBackTheDownOfAnotherProcessItsCallerMonitors) {
+  explained_in("ch06-call");
+  std::optional<pid> other_down;
+  const pid other = node.spawn([] {});
+  const pid callee = doubler(node, [] {});
+  node.spawn([&] {
+    monitor(other);  // ends while the call waits
+    EXPECT_EQ(call<int>(callee, [](caller me) { return double_it{me, 1}; }), 2);
+    receive_now([&](down& d) { other_down = d.who; });
+  });
+  run_all();
+  EXPECT_EQ(other_down, other) << "the call should have left another process's down in the mailbox";
+}
+
+}  // namespace
