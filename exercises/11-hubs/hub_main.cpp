@@ -21,7 +21,11 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("hub", "Forwards each request to a backend and holds the client until a "
                                "worker posts the answer to any hub on the bus (chapter 11).");
   rdv::hub::add_hub_flags(flags);
-  flags.option("bus", "nats://HOST:PORT", "join the hubs on this NATS server (default: none)")
+  flags
+      .option("bus", "nats://HOST:PORT[,...]",
+              "join the hubs on this NATS server, or any of these (default: none)")
+      .option("bus-credentials", "FILE",
+              "prove the hub to the bus: lines \"user NAME\" and \"password SECRET\"")
       .option("hub-id", "NAME",
               "this hub's name on the bus: 1-16 of a-z, 0-9 and '-' (default: "
               "8 random hex digits)")
@@ -44,7 +48,11 @@ int main(int argc, char* argv[]) {
     if (!flags.value("bus").empty()) {
       // Joined before the listening lines, or not at all: a hub that cannot
       // reach its bus says so in one line and exits 1 (within 5 s).
-      bus.connect(flags.value("bus"), std::chrono::milliseconds(3500));
+      const std::string credentials = flags.value("bus-credentials");
+      const rdv::hubs::bus_credentials who = credentials.empty()
+                                                 ? rdv::hubs::bus_credentials{}
+                                                 : rdv::hubs::read_credentials(credentials);
+      bus.connect(flags.value("bus"), std::chrono::milliseconds(3500), who);
       link.emplace(bus, node, name);
     }
     rdv::hub::hub_ports ports = rdv::hub::open_hub_ports(io, flags, flags.is_on("reuse-port"));

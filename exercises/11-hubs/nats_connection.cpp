@@ -4,6 +4,8 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -23,7 +25,63 @@ void check(natsStatus status, std::string_view what) {
   }
 }
 
+// `text` without the blanks at either end.
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
 }  // namespace
+
+std::vector<std::string> bus_urls(std::string_view list) {
+  std::vector<std::string> urls;
+  for (std::size_t from = 0; from <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', from), list.size());
+    if (const auto url = trimmed(list.substr(from, comma - from)); !url.empty()) {
+      urls.emplace_back(url);
+    }
+    from = comma + 1;
+  }
+  return urls;
+}
+
+void set_access(natsOptions* options, const std::string& urls, const bus_credentials& who) {
+  const std::vector<std::string> servers = bus_urls(urls);
+  std::vector<const char*> names;
+  for (const std::string& server : servers) names.push_back(server.c_str());
+  check(natsOptions_SetServers(options, names.data(), static_cast<int>(names.size())),
+        "the bus's URLs " + urls);
+  if (urls.find("tls://") != std::string::npos) check(natsOptions_SetSecure(options, true), "TLS");
+  if (!who.user.empty()) {
+    check(natsOptions_SetUserInfo(options, who.user.c_str(), who.password.c_str()),
+          "bus credentials");
+  }
+}
+
+bus_credentials read_credentials(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error("cannot read the bus credentials " + path);
+  bus_credentials who;
+  for (std::string line; std::getline(file, line);) {
+    const std::string_view text = trimmed(line);
+    if (text.empty() || text.front() == '#') continue;
+    const auto space = text.find_first_of(" \t");
+    const std::string_view key = text.substr(0, space);
+    const std::string_view value = space == text.npos ? "" : trimmed(text.substr(space));
+    if (key == "user") {
+      who.user = value;
+    } else if (key == "password") {
+      who.password = value;
+    } else {
+      throw std::runtime_error(path + ": expected lines \"user NAME\" and \"password SECRET\"");
+    }
+  }
+  if (who.user.empty()) throw std::runtime_error(path + ": no \"user NAME\" line");
+  return who;
+}
 
 nats_connection::nats_connection(asio::io_context& io) : io_(io) {}
 
@@ -34,9 +92,10 @@ nats_connection::~nats_connection() {
 }
 
 //! [connect]
-void nats_connection::connect(const std::string& url, std::chrono::milliseconds patience) {
+void nats_connection::connect(const std::string& urls, std::chrono::milliseconds patience,
+                              const bus_credentials& who) {
   check(natsOptions_Create(&options_), "nats options");
-  check(natsOptions_SetURL(options_, url.c_str()), "the bus's URL " + url);
+  set_access(options_, urls, who);
   // The io_context is the client's event loop: `this` is what the callbacks get.
   check(natsOptions_SetEventLoop(options_, this, on_attach, on_read, on_write, on_detach),
         "nats event loop");
@@ -62,7 +121,7 @@ void nats_connection::connect(const std::string& url, std::chrono::milliseconds 
     const natsStatus status = natsConnection_Connect(&connection_, options_);
     if (status == NATS_OK) return;
     if (std::chrono::steady_clock::now() >= give_up) {
-      throw std::runtime_error("cannot reach the bus at " + url + ": " +
+      throw std::runtime_error("cannot reach the bus at " + urls + ": " +
                                natsStatus_GetText(status));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the server may be starting

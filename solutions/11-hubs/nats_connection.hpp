@@ -26,6 +26,27 @@ struct bus_message {
   std::string_view data;     ///< its payload
 };
 
+/// How a hub proves itself to the NATS server (`--bus-credentials`): a user
+/// and password that the server's `authorization` block knows. None: the
+/// server lets anybody in.
+struct bus_credentials {
+  std::string user;      ///< empty: no credentials
+  std::string password;  ///< the user's password
+};
+
+/// Reads a credentials file: lines `user NAME` and `password SECRET` (blank
+/// lines and lines beginning with # aside). Throws std::runtime_error,
+/// with one line saying why, if it cannot be read or is not one.
+bus_credentials read_credentials(const std::string& path);
+
+/// The URLs of `list`, separated by commas: `nats://a:4222,nats://b:4222`.
+std::vector<std::string> bus_urls(std::string_view list);
+
+/// Sets `options` to reach the servers of `urls` (a list as bus_urls()
+/// reads it; `tls://` asks for TLS) as `who`. Throws std::runtime_error,
+/// with one line saying why, if the client refuses them.
+void set_access(natsOptions* options, const std::string& urls, const bus_credentials& who);
+
 /// A connection to a NATS server, driven by an io_context.
 ///
 /// The NATS C client is given the io_context as its event loop
@@ -50,12 +71,16 @@ public:
   nats_connection(const nats_connection&) = delete;
   nats_connection& operator=(const nats_connection&) = delete;
 
-  /// Connects to `url` (`nats://HOST:PORT`), trying again until `patience`
-  /// has passed; throws std::runtime_error, with one line saying why, if it
-  /// cannot. Once connected, the client reconnects by itself whenever the
-  /// connection breaks, every half second, for ever. It blocks the calling
-  /// thread: call it before the io_context runs.
-  void connect(const std::string& url, std::chrono::milliseconds patience);
+  /// Connects to one of the servers of `urls` (`nats://HOST:PORT`, or
+  /// several separated by commas; `tls://` asks for TLS, verified against
+  /// the system's certificate authorities), as `who` if given, trying
+  /// again until `patience` has passed; throws std::runtime_error, with one
+  /// line saying why, if it cannot. Once connected, the client reconnects
+  /// by itself whenever the connection breaks, every half second, for ever,
+  /// to any server of the list or any other node its cluster announces. It
+  /// blocks the calling thread: call it before the io_context runs.
+  void connect(const std::string& urls, std::chrono::milliseconds patience,
+               const bus_credentials& who = {});
 
   /// Hands every message on `subject` (NATS wildcards allowed) to
   /// `on_message`, on the io_context's thread.

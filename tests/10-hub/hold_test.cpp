@@ -131,13 +131,13 @@ TEST(Hold, OfTwoRepliesRacingForOneIdExactlyOneIsTaken) {
   std::optional<bool> a, b;
   const std::string crash = run([&] {
     auto [server, client] = connect(proc::current_io_context());
-    const proc::pid held = proc::spawn([&] {
+    const proc::pid holder = proc::spawn([&] {
       rdv::hub::hold held(held_id, server, stats);
       proc::yield();  // both replies find the name, and are sent, before it waits
       held.wait(std::chrono::steady_clock::now() + 10s);
       answer = std::move(held.answer());
     });
-    proc::monitor(held);
+    proc::monitor(holder);
     proc::yield();
     proc::monitor(proc::spawn([&] { a = taken(text("a")); }));
     proc::monitor(proc::spawn([&] { b = taken(text("b")); }));

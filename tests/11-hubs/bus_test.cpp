@@ -13,7 +13,9 @@
 
 #include <future>
 #include <istream>
+#include <optional>
 #include <regex>
+#include <stdexcept>
 
 namespace {
 
@@ -24,27 +26,46 @@ using rdv::test::explained_in;
 // on a socket of its own (blocking; it runs in the test's thread).
 class bus_peer {
 public:
-  explicit bus_peer(std::uint16_t port) {
+  // Connects, as `user` with `password` if a user is given.
+  explicit bus_peer(std::uint16_t port, std::string_view user = {},
+                    std::string_view password = {}) {
     socket_.connect({boost::asio::ip::make_address("127.0.0.1"), port});
-    line();  // the server's INFO
-    send("CONNECT {\"verbose\":false,\"pedantic\":false}\r\n");
+    (void)line();  // the server's INFO
+    std::string hello = "CONNECT {\"verbose\":false,\"pedantic\":false";
+    if (!user.empty()) {
+      hello += ",\"user\":\"" + std::string(user) + "\",\"pass\":\"" + std::string(password) + '"';
+    }
+    send(hello + "}\r\n");
   }
   void send(std::string_view bytes) { boost::asio::write(socket_, boost::asio::buffer(bytes)); }
   // Subscribes to `subject`; returns once the server has it (PING, PONG).
   void subscribe(std::string_view subject) {
     send("SUB " + std::string(subject) + " 1\r\nPING\r\n");
-    while (line() != "PONG") {}
+    while (line().value_or("PONG") != "PONG") {}
+  }
+  // What the server says up to its PONG to a PING sent now (by then it has
+  // handled everything sent before), or up to the end if it hangs up.
+  std::string until_pong() {
+    boost::system::error_code ignored;  // a server that hung up already
+    boost::asio::write(socket_, boost::asio::buffer(std::string_view("PING\r\n")), ignored);
+    std::string said;
+    for (std::optional<std::string> l; (l = line()) && *l != "PONG";) said += *l + '\n';
+    return said;
   }
   // The next line that starts with `word`, the others skipped.
   std::string next(std::string_view word) {
-    for (std::string l;;) {
-      if ((l = line()).starts_with(word)) return l;
+    for (std::optional<std::string> l; (l = line());) {
+      if (l->starts_with(word)) return *l;
     }
+    throw std::runtime_error("the server hung up before \"" + std::string(word) + '"');
   }
 
 private:
-  std::string line() {
-    boost::asio::read_until(socket_, in_, "\r\n");
+  // The next line, or nothing at the end of the stream.
+  std::optional<std::string> line() {
+    boost::system::error_code ec;
+    boost::asio::read_until(socket_, in_, "\r\n", ec);
+    if (ec) return std::nullopt;
     std::istream text(&in_);
     std::string l;
     std::getline(text, l);
@@ -143,6 +164,56 @@ TEST(Bus, AVerdictFromAPeerThatGuessesTicketsIsIgnored) {
   forger.send(guesses);
   const rdv::test::response r = posted.get();
   EXPECT_EQ(r.status, 503) << "a verdict for a ticket anyone could guess was believed:\n" << r.raw;
+}
+
+// A NATS server that lets in only its users: `hub`, which may use rdv.>,
+// and `guest`, which may use chat.> only.
+struct guarded_bus {
+  ch11::scratch_dir dir;
+  std::string config = dir.write("nats.conf", R"(authorization {
+  users = [
+    {user: hub, password: "hub-secret", permissions: {publish: "rdv.>", subscribe: "rdv.>"}},
+    {user: guest, password: "guest", permissions: {publish: "chat.>", subscribe: "chat.>"}}
+  ]
+})");
+  std::string credentials =
+      dir.write("hub.credentials", "# the hubs' user\nuser hub\npassword hub-secret\n");
+  ch11::nats_server bus{{"-c", config}};
+};
+
+TEST(Bus, WithCredentialsTheHubsRouteAndNobodyElseSpeaksForThem) {
+  explained_in("ch11-hostile");
+  guarded_bus guarded;
+  ch10::test_backend backend;
+  const std::vector<std::string> args{"--backend", backend.address(), "--bus-credentials",
+                                      guarded.credentials};
+  ch10::hub holder = ch11::bus_hub(guarded.bus, "holder", args);
+  ch10::hub other = ch11::bus_hub(guarded.bus, "other", args);
+  rdv::test::client client(holder.front());
+  client.send(ch10::get("/held"));
+  const std::string id = backend.next().id();
+  EXPECT_EQ(ch10::post_reply(other.replies(), id, ch11::reply_saying("routed")).status, 204)
+      << "hubs with the bus's credentials route as before";
+  EXPECT_EQ(client.read_response().body, "routed");
+
+  bus_peer stranger(guarded.bus.port());  // no credentials at all
+  EXPECT_NE(stranger.until_pong().find("Authorization Violation"), std::string::npos)
+      << "a client without credentials should not be let onto the bus";
+  bus_peer guest(guarded.bus.port(), "guest", "guest");
+  guest.send("PUB rdv.hub.holder 3\r\n204\r\n");
+  EXPECT_NE(guest.until_pong().find("Permissions Violation"), std::string::npos)
+      << "a user without rdv.> should not publish on the hubs' subjects";
+}
+
+TEST(Bus, AHubWithoutTheBusCredentialsExitsWithOneLine) {
+  explained_in("ch11-hostile");
+  guarded_bus guarded;
+  const auto run =
+      rdv::test::run_to_end(rdv::test::built_program("hub"),
+                            {"--bus", guarded.bus.url(), "--hub-id", "intruder", "--listen",
+                             "127.0.0.1:0", "--reply-listen", "127.0.0.1:0"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_EQ(run.out.find("listening"), std::string::npos) << "no listening line without a bus";
 }
 
 TEST(Bus, AReplyTooLargeForTheBusGets413AndTheHolderStillTakesIt) {

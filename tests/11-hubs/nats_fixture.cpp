@@ -1,6 +1,10 @@
 #include "nats_fixture.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <stdexcept>
 #include <thread>
@@ -20,11 +24,31 @@ std::string nats_server_path() {
 
 }  // namespace
 
-nats_server::nats_server() { start("-1"); }  // -1: a random free port
+scratch_dir::scratch_dir() {
+  std::string name = (std::filesystem::temp_directory_path() / "rdv-ch11-XXXXXX").string();
+  if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = name;
+}
+
+scratch_dir::~scratch_dir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::string scratch_dir::write(const std::string& name, std::string_view text) const {
+  const std::string file = path_ + "/" + name;
+  std::ofstream(file) << text;
+  return file;
+}
+
+nats_server::nats_server(std::vector<std::string> extra) : extra_(std::move(extra)) {
+  start("-1");  // -1: a random free port
+}
 
 void nats_server::start(const std::string& port) {
-  server_ = std::make_unique<rdv::test::program>(
-      nats_server_path(), std::vector<std::string>{"-a", "127.0.0.1", "-p", port}, 0);
+  std::vector<std::string> args{"-a", "127.0.0.1", "-p", port};
+  args.insert(args.end(), extra_.begin(), extra_.end());
+  server_ = std::make_unique<rdv::test::program>(nats_server_path(), std::move(args), 0);
   if (!server_->wait_for_output("Server is ready", 10s)) {
     throw std::runtime_error("nats-server did not start; it printed:\n" + server_->output());
   }

@@ -9,17 +9,34 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ch11 {
 
 using namespace std::chrono_literals;
 
+// A directory of the test's own, removed with all it holds at the end.
+class scratch_dir {
+public:
+  scratch_dir();
+  ~scratch_dir();
+  scratch_dir(const scratch_dir&) = delete;
+  scratch_dir& operator=(const scratch_dir&) = delete;
+  // Writes `text` to the file `name` in it; returns the file's path.
+  std::string write(const std::string& name, std::string_view text) const;
+  const std::string& path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
 // A nats-server of its own, on 127.0.0.1.
 class nats_server {
 public:
-  // Starts one on a port the kernel chooses.
-  nats_server();
+  // Starts one on a port the kernel chooses, with `extra` arguments (such
+  // as "-c", a configuration file).
+  explicit nats_server(std::vector<std::string> extra = {});
   // "nats://127.0.0.1:PORT", for --bus.
   std::string url() const { return "nats://127.0.0.1:" + std::to_string(port_); }
   std::uint16_t port() const { return port_; }
@@ -31,6 +48,7 @@ public:
 
 private:
   void start(const std::string& port);
+  std::vector<std::string> extra_;
   std::unique_ptr<rdv::test::program> server_;
   std::uint16_t port_ = 0;
 };

@@ -42,6 +42,24 @@ TEST(UniqueName, AHubWhoseNameIsTakenExitsWithOneLineAndNeverListens) {
   EXPECT_TRUE(ch11::bus_stats(first).at("connected").as_bool()) << "the first hub is untouched";
 }
 
+TEST(UniqueName, OfTwoHubsStartedAtOnceUnderOneNameExactlyOneRuns) {
+  explained_in("ch11-further-checked");
+  ch11::nats_server bus;
+  const std::vector<std::string> args{"--bus",    bus.url(),     "--hub-id",       "twin",
+                                      "--listen", "127.0.0.1:0", "--reply-listen", "127.0.0.1:0"};
+  // Started back to back, without waiting for either: both check the name
+  // before either has joined.
+  rdv::test::program a(rdv::test::built_program("hub"), args, 0);
+  rdv::test::program b(rdv::test::built_program("hub"), args, 0);
+  const int a_status = a.wait_exit(5s), b_status = b.wait_exit(5s);
+  EXPECT_TRUE((a_status == 1) != (b_status == 1))
+      << "exactly one should exit with status 1 (-1: still running): " << a_status << " and "
+      << b_status << "\n"
+      << a.output() << b.output();
+  rdv::test::program& running = a_status == -1 ? a : b;
+  EXPECT_TRUE(running.wait_for_output("listening reply", 5s)) << running.output();
+}
+
 TEST(UniqueName, OtherNamesJoinAndANameIsFreeOnceItsHubHasLeft) {
   explained_in("ch11-further-checked");
   ch11::nats_server bus;
