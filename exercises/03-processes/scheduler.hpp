@@ -115,7 +115,8 @@ public:
   const stack_pool& stacks() const noexcept { return stacks_; }
 
   /// A new ticket for the running process's next wait; its older tickets
-  /// become stale.
+  /// become stale. Tickets are the seam for chapters 4 and 6, whose waits
+  /// (a name, a timer, a socket) wake a process with one.
   wait_ticket ticket();
   /// Makes `ticket` stale: the wait it was for is over.
   void retire(wait_ticket ticket) noexcept;

@@ -26,7 +26,9 @@ void serve_connection(boost::asio::ip::tcp::socket socket, const handler& handle
 /// calling process: what the socket has room for goes at once, and the
 /// process waits only when it is full, each time at most `patience` (a
 /// client that takes no byte for that long has stalled). Leaves the socket
-/// non-blocking. Returns false if the connection failed or stalled.
+/// non-blocking. Returns false if the connection failed or stalled. The
+/// flags are a seam for chapter 8, which sends a head with MSG_MORE before
+/// the file that follows it.
 bool send_all(boost::asio::ip::tcp::socket& socket, std::initializer_list<std::string_view> pieces,
               std::chrono::milliseconds patience, int flags = 0);
 

@@ -50,7 +50,9 @@ struct body_writer {
 
 /// The writer of an answer with no body that announces `length` bytes all
 /// the same: a 304 Not Modified carries the Content-Length its 200 would
-/// have had (RFC 9110 §8.6), if it carries one at all.
+/// have had (RFC 9110 §8.6), if it carries one at all. Seam for chapter 8's
+/// 304 (and chapter 9's ETags); it stays beside body_writer, where chapter
+/// 7's tests check that a writer may announce a length it does not send.
 body_writer announced_length(std::uint64_t length);
 
 /// The answer to a request. The server adds Content-Length and Connection.
@@ -64,8 +66,8 @@ struct response {
   /// 10's held clients). A handler may watch `request::socket` to learn
   /// that, but never closes it: the socket is the server's.
   bool hang_up = false;
-  /// The reason phrase; empty: http::reason_phrase(status). Chapter 10 relays
-  /// the reason a worker chose.
+  /// The reason phrase; empty: http::reason_phrase(status). Seam for
+  /// chapter 10, which relays the reason a worker chose.
   std::string reason{};
 };
 // [request]
@@ -97,6 +99,7 @@ struct server_options {
   /// request with another already behind it waits, and goes with the next
   /// ones in one write, at the latest before the server reads again. Behind
   /// a handler that may wait, the answers before it would wait as long.
+  /// Seam for chapter 10, whose reply port answers every reply at once.
   bool answers_at_once = false;
 };
 /// A plain-text response with `status` and its reason phrase as the body.

@@ -119,6 +119,43 @@ boost::system::error_code write_batch(wire& w, std::deque<job>& waiting, std::si
 //! [write_batch]
 
 //! [read_answers]
+// A response has ended. An interim one (1xx, but 101) changes nothing: its
+// final one follows. A final one goes to the oldest requester; then returns
+// eof if it closes the connection, not_http() if bytes follow the last
+// response expected, and nothing if the line may go on reading. Sets `took`.
+std::optional<boost::system::error_code> ended(line& l, wire& w, std::deque<job>& sent,
+                                               bool& took) {
+  if (w.status / 100 == 1 && w.status != 101) return std::nullopt;
+  finish(l, sent.front(), {{}, w.status});
+  sent.pop_front();
+  took = true;
+  w.in.next_message();
+  w.front_started = w.in.has_unparsed();
+  if (!w.keeps_alive) return asio::error::eof;  // whatever follows is not to be trusted
+  if (sent.empty()) return w.in.has_unparsed() ? not_http() : boost::system::error_code();
+  w.parser.answering(sent.front().method);
+  return std::nullopt;
+}
+
+// Reads more of the oldest unanswered response, giving its requester's
+// deadline a little patience. A response whose body runs until the close
+// ends with the end of stream.
+boost::system::error_code read_more(line& l, wire& w, std::deque<job>& sent) {
+  if (!w.in.make_room()) return not_http();  // a head beyond every limit
+  boost::system::error_code ec;
+  const std::size_t n = w.socket.async_read_some(
+      w.in.room(), use_process.within(sent.front().deadline + patience - clock::now())[ec]);
+  if (ec == asio::error::eof && w.status != 0 && w.front_started && w.parser.finish_at_close()) {
+    finish(l, sent.front(), {{}, w.status});
+    sent.pop_front();
+    w.front_started = false;
+  }
+  if (ec) return ec;
+  w.in.received(n);
+  w.front_started = true;
+  return {};
+}
+
 // Reads responses, each for the oldest unanswered request, with chapter 2's
 // parser, and tells each requester its status. Returns once at least one
 // has come and the buffer holds no other whole one, so that the requests
@@ -137,34 +174,13 @@ boost::system::error_code read_answers(line& l, wire& w, std::deque<job>& sent) 
       break;
     case http::event::body: break;  // the requester needs the status only
     case http::event::end:
-      if (w.status / 100 == 1 && w.status != 101)
-        break;  // an interim response: the final one follows
-      finish(l, sent.front(), {{}, w.status});
-      sent.pop_front();
-      took = true;
-      w.in.next_message();
-      w.front_started = w.in.has_unparsed();
-      if (!w.keeps_alive) return asio::error::eof;  // whatever follows is not to be trusted
-      if (sent.empty()) return w.in.has_unparsed() ? not_http() : boost::system::error_code();
-      w.parser.answering(sent.front().method);
+      if (const auto over = ended(l, w, sent, took)) return *over;
       break;
     case http::event::error: return not_http();
-    case http::event::need_more: {
+    case http::event::need_more:
       if (took) return {};
-      if (!w.in.make_room()) return not_http();  // a head beyond every limit
-      boost::system::error_code ec;
-      const std::size_t n = w.socket.async_read_some(
-          w.in.room(), use_process.within(sent.front().deadline + patience - clock::now())[ec]);
-      if (ec == asio::error::eof && w.status != 0 && w.front_started &&
-          w.parser.finish_at_close()) {
-        finish(l, sent.front(), {{}, w.status});  // the body ran until the close
-        sent.pop_front();
-        w.front_started = false;
-      }
-      if (ec) return ec;
-      w.in.received(n);
-      w.front_started = true;
-    }
+      if (const auto ec = read_more(l, w, sent)) return ec;
+      break;
     }
   }
 }
@@ -189,6 +205,26 @@ void broke(line& l, const wire& w, boost::system::error_code ec, std::deque<job>
 }
 //! [broke]
 
+// Writes the waiting requests (only the first while `probing`), on a new
+// connection if there is none. If none can be opened (refused, or no
+// answer in time), every waiting request fails with that error, and
+// nothing was sent that could break.
+boost::system::error_code write_waiting(line& l, const tcp::endpoint& server,
+                                        std::unique_ptr<wire>& w, std::deque<job>& waiting,
+                                        std::deque<job>& sent, bool& probing) {
+  boost::system::error_code ec;
+  if (!w) {
+    w = connect(server, waiting.front().deadline, ec);
+    probing = w && waiting.front().retried;
+  }
+  if (!w) {
+    for (job& j : waiting) finish(l, j, {ec});
+    waiting.clear();
+    return {};
+  }
+  return write_batch(*w, waiting, probing ? 1 : waiting.size(), sent);
+}
+
 }  // namespace
 
 //! [drive]
@@ -209,16 +245,7 @@ void connection_pool::line::drive(const tcp::endpoint& server) {
     used = true;
     boost::system::error_code ec;
     if (!waiting.empty() && !(probing && !sent.empty())) {
-      if (!w) {
-        w = connect(server, waiting.front().deadline, ec);
-        probing = w && waiting.front().retried;
-      }
-      if (!w) {  // refused, or no answer in time: every waiting request fails with it
-        for (job& j : waiting) finish(*this, j, {ec});
-        waiting.clear();
-        continue;
-      }
-      ec = write_batch(*w, waiting, probing ? 1 : waiting.size(), sent);
+      ec = write_waiting(*this, server, w, waiting, sent, probing);
     }
     if (!ec && !sent.empty()) ec = read_answers(*this, *w, sent);
     if (sent.empty()) probing = false;  // the first request sent again was answered

@@ -26,6 +26,22 @@ std::string final_status_please(int status) {
   return "a reply's status must be a final one, 200 to 599, not " + std::to_string(status);
 }
 
+//! [relay_fields]
+// Takes a relayed response's status, reason and end-to-end header fields
+// into `out`; says why not if its status is not a final one.
+std::optional<std::string> take_head(const http::response_head& head, web::response& out) {
+  if (head.status < 200 || head.status > 599) return final_status_please(head.status);
+  out.status = head.status;
+  out.reason = std::string(head.reason);
+  for (const http::field f : head.fields) {
+    if (!is_hop_by_hop(f.name, head.fields) && !http::iequals(f.name, "Content-Length")) {
+      out.fields.emplace_back(f.name, f.value);
+    }
+  }
+  return std::nullopt;
+}
+//! [relay_fields]
+
 }  // namespace
 
 std::optional<std::string> read_http_message(std::string_view message, web::response& out) {
@@ -35,21 +51,10 @@ std::optional<std::string> read_http_message(std::string_view message, web::resp
     const http::step s = parser.next(message);
     message.remove_prefix(s.used);
     switch (s.what) {
-    //! [relay_fields]
-    case http::event::head: {  // head() views point into `message`, which stays put
-      const http::response_head& head = parser.head();
-      if (head.status < 200 || head.status > 599) return final_status_please(head.status);
-      out.status = head.status;
-      out.reason = std::string(head.reason);
-      for (const http::field f : head.fields) {
-        if (!is_hop_by_hop(f.name, head.fields) && !http::iequals(f.name, "Content-Length")) {
-          out.fields.emplace_back(f.name, f.value);
-        }
-      }
+    case http::event::head:  // head() views point into `message`, which stays put
+      if (auto wrong = take_head(parser.head(), out)) return wrong;
       headed = true;
       break;
-    }
-    //! [relay_fields]
     case http::event::body: out.body.append(s.data); break;
     case http::event::end:
       if (!message.empty()) return "the message/http body holds more than one response";

@@ -74,6 +74,9 @@ web::response worker::handle(web::request& r) {
              "hub the forward came from or a --reply-host; found \"" +
                  std::string(reply_to) + "\"\n");
   }
+  if (options_.verbose && options_.log) {
+    *options_.log << "worker: job " << id << ": " << r.head.method << ' ' << r.head.target << '\n';
+  }
   // The process outlives this request's buffer: it gets copies.
   proc::spawn([this, to = *to, message = describe(r, options_.name)] {
     if (options_.delay.count() > 0) {

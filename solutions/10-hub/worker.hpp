@@ -35,6 +35,7 @@ struct worker_options {
   /// Hosts a reply may go to besides the one each forward came from (`--reply-host`).
   std::vector<std::string> reply_hosts;
   std::ostream* log = nullptr;  ///< where failed replies are reported (nullptr: nowhere)
+  bool verbose = false;         ///< also report each job taken, to `log` (`--verbose`)
 };
 
 /// The worker's state and handler; like the hub, all its processes run on

@@ -23,7 +23,8 @@ int main(int argc, char* argv[]) {
                 "a host replies may go to, besides the one each forward comes from")
       .option("send-timeout-ms", rdv::cli::milliseconds,
               "drop a hub that takes none of an answer this long", "60000")
-      .range(1, 86'400'000);
+      .range(1, 86'400'000)
+      .toggle("verbose", "say on standard error which request each job answers");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
@@ -32,7 +33,8 @@ int main(int argc, char* argv[]) {
     rdv::hub::worker worker({.delay = std::chrono::milliseconds(flags.number("delay-ms")),
                              .name = rdv::url_of(acceptor.local_endpoint()),
                              .reply_hosts = flags.values("reply-host"),
-                             .log = &std::cerr});
+                             .log = &std::cerr,
+                             .verbose = flags.is_on("verbose")});
     rdv::proc::scheduler node;  // reports a reply process that crashes on standard error
     rdv::proc::run_in(io, node);
     node.spawn([&] {

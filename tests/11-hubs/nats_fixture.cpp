@@ -52,7 +52,7 @@ void nats_server::start(const std::string& port) {
   if (!server_->wait_for_output("Server is ready", 10s)) {
     throw std::runtime_error("nats-server did not start; it printed:\n" + server_->output());
   }
-  static const std::regex listening(R"(Listening for client connections on 127\.0\.0\.1:(\d+))");
+  static const std::regex listening(R"(Listening for client connections on [0-9.]+:(\d+))");
   std::smatch found;
   const std::string output = server_->output();
   if (!std::regex_search(output, found, listening)) {

@@ -45,6 +45,8 @@ public:
   // Starts it again on the same port, as when the bus comes back.
   void restart();
   bool running() const { return server_ != nullptr; }
+  // What it has printed so far.
+  std::string output() const { return server_ ? server_->output() : std::string(); }
 
 private:
   void start(const std::string& port);
