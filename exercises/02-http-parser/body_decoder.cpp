@@ -79,38 +79,57 @@ body_decoder::result body_decoder::decode_chunked(std::string_view input) {
   std::size_t used = 0;  // bytes of `input` consumed so far
   for (;;) {
     const std::string_view rest = input.substr(used);
+    std::optional<result> over;
     switch (state_) {
-    case chunk_state::size_line: {
-      // TODO(ch02.5): read a chunk's size line, and go on to its data or to the trailers
-      // Hint: The line may still be arriving. lines_ finds a whole line in input that
-      //   starts where the line starts (rest); what do you answer while it is
-      //   incomplete, and what is kept for next time? (more: ./course hint 02 5)
-      (void)rest;
-      throw rdv::todo("ch02.5", "read a chunk's size line, and go on to its data or to the trailers");
+    case chunk_state::size_line: over = size_line(rest, used); break;
+    case chunk_state::data: over = chunk_data(rest, used); break;
+    case chunk_state::data_end: over = data_end(rest, used); break;
+    case chunk_state::trailers: over = trailer_section(rest, used); break;
     }
-    case chunk_state::data: {
-      // TODO(ch02.6, part 1 of 3): decode the rest of a chunked body: the data, the CRLF after it, the trailers
-      // Hint: A chunk's data may come in many reads, and a read may end inside it. How
-      //   much of `rest` is this chunk's, and what do you return so that the caller
-      //   sees it without a copy? (more: ./course hint 02 6)
-      (void)rest;
-      throw rdv::todo("ch02.6", "decode the rest of a chunked body: the data, the CRLF after it, the trailers");
-    }
-    case chunk_state::data_end:
-      // TODO(ch02.6, part 2 of 3): check the CRLF that ends a chunk's data
-      // Hint: Only CRLF may follow the data. Which inputs are not wrong yet, only
-      //   incomplete? (more: ./course hint 02 6)
-      (void)rest;
-      throw rdv::todo("ch02.6", "check the CRLF that ends a chunk's data");
-    case chunk_state::trailers:
-      // TODO(ch02.6, part 3 of 3): read the trailer section, and end the body
-      // Hint: Trailer fields look like header fields, and end the same way. Which
-      //   member parses a field section, and what does it need to be given each time?
-      //   (more: ./course hint 02 6)
-      (void)rest;
-      throw rdv::todo("ch02.6", "read the trailer section, and end the body");
-    }
+    if (over) return *over;
   }
+}
+
+// Each state's step: given `rest`, the input from where the state's part
+// begins, it either consumes some (adding to `used`) and moves to the next
+// state, or returns what decode_chunked() returns.
+std::optional<body_decoder::result> body_decoder::size_line(std::string_view rest,
+                                                            std::size_t& used) {
+  // TODO(ch02.5): read a chunk's size line, and go on to its data or to the trailers
+  // Hint: The line may still be arriving. lines_ finds a whole line in input that
+  //   starts where the line starts (rest); what do you answer while it is incomplete,
+  //   and what is kept for next time? (more: ./course hint 02 5)
+  (void)rest; (void)used;
+  throw rdv::todo("ch02.5", "read a chunk's size line, and go on to its data or to the trailers");
+}
+
+std::optional<body_decoder::result> body_decoder::chunk_data(std::string_view rest,
+                                                             std::size_t used) {
+  // TODO(ch02.6, part 1 of 3): decode the rest of a chunked body: the data, the CRLF after it, the trailers
+  // Hint: A chunk's data may come in many reads, and a read may end inside it. How much
+  //   of `rest` is this chunk's, and what do you return so that the caller sees it
+  //   without a copy? (more: ./course hint 02 6)
+  (void)rest; (void)used;
+  throw rdv::todo("ch02.6", "decode the rest of a chunked body: the data, the CRLF after it, the trailers");
+}
+
+std::optional<body_decoder::result> body_decoder::data_end(std::string_view rest,
+                                                           std::size_t& used) {
+  // TODO(ch02.6, part 2 of 3): check the CRLF that ends a chunk's data
+  // Hint: Only CRLF may follow the data. Which inputs are not wrong yet, only
+  //   incomplete? (more: ./course hint 02 6)
+  (void)rest; (void)used;
+  throw rdv::todo("ch02.6", "check the CRLF that ends a chunk's data");
+}
+
+std::optional<body_decoder::result> body_decoder::trailer_section(std::string_view rest,
+                                                                  std::size_t used) {
+  // TODO(ch02.6, part 3 of 3): read the trailer section, and end the body
+  // Hint: Trailer fields look like header fields, and end the same way. Which member
+  //   parses a field section, and what does it need to be given each time? (more:
+  //   ./course hint 02 6)
+  (void)rest; (void)used;
+  throw rdv::todo("ch02.6", "read the trailer section, and end the body");
 }
 //! [decode_chunked]
 

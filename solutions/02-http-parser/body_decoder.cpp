@@ -96,79 +96,97 @@ body_decoder::result body_decoder::decode_chunked(std::string_view input) {
   std::size_t used = 0;  // bytes of `input` consumed so far
   for (;;) {
     const std::string_view rest = input.substr(used);
+    std::optional<result> over;
     switch (state_) {
-    case chunk_state::size_line: {
-      // EXERCISE ch02.5: read a chunk's size line, and go on to its data or to the trailers
-      // HINT: The line may still be arriving. lines_ finds a whole line in
-      //       input that starts where the line starts (rest); what do you
-      //       answer while it is incomplete, and what is kept for next time?
-      // HINT: Which limit does every chunk bring you closer to, and when can
-      //       you tell that this chunk would pass it?
-      // HINT: A size of 0 is the last chunk: what comes after it?
-      // STUB: (void)rest;
-      std::string_view line;
-      switch (lines_.next(rest, max_chunk_line, line, error_)) {
-      case line_status::incomplete: return {status::need_more, used, {}};
-      case line_status::invalid: return fail(error_);
-      case line_status::too_long: return fail(parse_error::bad_chunk_size);
-      case line_status::complete: break;
-      }
-      std::uint64_t size = 0;
-      if (const parse_error e = parse_chunk_size(line, size); e != parse_error::none)
-        return fail(e);
-      if (size > limits_.max_body - decoded_) return fail(parse_error::body_too_large);
-      used += line.size() + 2;
-      chunk_left_ = size;
-      state_ = size == 0 ? chunk_state::trailers : chunk_state::data;
-      break;
-      // END EXERCISE
+    case chunk_state::size_line: over = size_line(rest, used); break;
+    case chunk_state::data: over = chunk_data(rest, used); break;
+    case chunk_state::data_end: over = data_end(rest, used); break;
+    case chunk_state::trailers: over = trailer_section(rest, used); break;
     }
-    case chunk_state::data: {
-      // EXERCISE ch02.6: decode the rest of a chunked body: the data, the CRLF after it, the trailers
-      // HINT: A chunk's data may come in many reads, and a read may end
-      //       inside it. How much of `rest` is this chunk's, and what do
-      //       you return so that the caller sees it without a copy?
-      // STUB: (void)rest;
-      if (rest.empty()) return {status::need_more, used, {}};
-      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk_left_, rest.size()));
-      chunk_left_ -= n;
-      decoded_ += n;
-      if (chunk_left_ == 0) state_ = chunk_state::data_end;
-      return {status::piece, used + n, rest.substr(0, n)};
-      // END EXERCISE
-    }
-    case chunk_state::data_end:
-      // EXERCISE ch02.6, part 2: check the CRLF that ends a chunk's data
-      // HINT: Only CRLF may follow the data. Which inputs are not wrong yet,
-      //       only incomplete?
-      // HINT: The next size line starts after the CRLF: what must lines_ forget?
-      // STUB: (void)rest;
-      if (rest.empty() || rest == "\r") return {status::need_more, used, {}};
-      if (!rest.starts_with("\r\n")) return fail(parse_error::bad_chunk_end);
-      used += 2;
-      lines_.start_at(0);
-      state_ = chunk_state::size_line;
-      break;
-      // END EXERCISE
-    case chunk_state::trailers:
-      // EXERCISE ch02.6, part 3: read the trailer section, and end the body
-      // HINT: Trailer fields look like header fields, and end the same way.
-      //       Which member parses a field section, and what does it need to
-      //       be given each time?
-      // HINT: The body ends where the trailer section ends. How many bytes of
-      //       `input` has the caller then consumed?
-      // STUB: (void)rest;
-      switch (trailers_.parse(rest, limits_)) {
-      case parse_status::need_more: return {status::need_more, used, {}};
-      case parse_status::failed: return fail(trailers_.error());
-      case parse_status::done: break;
-      }
-      trailers_input_ = rest;
-      done_ = true;
-      return {status::done, used + trailers_.end(), {}};
-      // END EXERCISE
-    }
+    if (over) return *over;
   }
+}
+
+// Each state's step: given `rest`, the input from where the state's part
+// begins, it either consumes some (adding to `used`) and moves to the next
+// state, or returns what decode_chunked() returns.
+std::optional<body_decoder::result> body_decoder::size_line(std::string_view rest,
+                                                            std::size_t& used) {
+  // EXERCISE ch02.5: read a chunk's size line, and go on to its data or to the trailers
+  // HINT: The line may still be arriving. lines_ finds a whole line in
+  //       input that starts where the line starts (rest); what do you
+  //       answer while it is incomplete, and what is kept for next time?
+  // HINT: Which limit does every chunk bring you closer to, and when can
+  //       you tell that this chunk would pass it?
+  // HINT: A size of 0 is the last chunk: what comes after it?
+  // STUB: (void)rest; (void)used;
+  std::string_view line;
+  switch (lines_.next(rest, max_chunk_line, line, error_)) {
+  case line_status::incomplete: return result{status::need_more, used, {}};
+  case line_status::invalid: return fail(error_);
+  case line_status::too_long: return fail(parse_error::bad_chunk_size);
+  case line_status::complete: break;
+  }
+  std::uint64_t size = 0;
+  if (const parse_error e = parse_chunk_size(line, size); e != parse_error::none) return fail(e);
+  if (size > limits_.max_body - decoded_) return fail(parse_error::body_too_large);
+  used += line.size() + 2;
+  chunk_left_ = size;
+  state_ = size == 0 ? chunk_state::trailers : chunk_state::data;
+  return std::nullopt;
+  // END EXERCISE
+}
+
+std::optional<body_decoder::result> body_decoder::chunk_data(std::string_view rest,
+                                                             std::size_t used) {
+  // EXERCISE ch02.6: decode the rest of a chunked body: the data, the CRLF after it, the trailers
+  // HINT: A chunk's data may come in many reads, and a read may end
+  //       inside it. How much of `rest` is this chunk's, and what do
+  //       you return so that the caller sees it without a copy?
+  // STUB: (void)rest; (void)used;
+  if (rest.empty()) return result{status::need_more, used, {}};
+  const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk_left_, rest.size()));
+  chunk_left_ -= n;
+  decoded_ += n;
+  if (chunk_left_ == 0) state_ = chunk_state::data_end;
+  return result{status::piece, used + n, rest.substr(0, n)};
+  // END EXERCISE
+}
+
+std::optional<body_decoder::result> body_decoder::data_end(std::string_view rest,
+                                                           std::size_t& used) {
+  // EXERCISE ch02.6, part 2: check the CRLF that ends a chunk's data
+  // HINT: Only CRLF may follow the data. Which inputs are not wrong yet,
+  //       only incomplete?
+  // HINT: The next size line starts after the CRLF: what must lines_ forget?
+  // STUB: (void)rest; (void)used;
+  if (rest.empty() || rest == "\r") return result{status::need_more, used, {}};
+  if (!rest.starts_with("\r\n")) return fail(parse_error::bad_chunk_end);
+  used += 2;
+  lines_.start_at(0);
+  state_ = chunk_state::size_line;
+  return std::nullopt;
+  // END EXERCISE
+}
+
+std::optional<body_decoder::result> body_decoder::trailer_section(std::string_view rest,
+                                                                  std::size_t used) {
+  // EXERCISE ch02.6, part 3: read the trailer section, and end the body
+  // HINT: Trailer fields look like header fields, and end the same way.
+  //       Which member parses a field section, and what does it need to
+  //       be given each time?
+  // HINT: The body ends where the trailer section ends. How many bytes of
+  //       `input` has the caller then consumed?
+  // STUB: (void)rest; (void)used;
+  switch (trailers_.parse(rest, limits_)) {
+  case parse_status::need_more: return result{status::need_more, used, {}};
+  case parse_status::failed: return fail(trailers_.error());
+  case parse_status::done: break;
+  }
+  trailers_input_ = rest;
+  done_ = true;
+  return result{status::done, used + trailers_.end(), {}};
+  // END EXERCISE
 }
 //! [decode_chunked]
 

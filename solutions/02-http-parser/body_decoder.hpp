@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace rdv::http {
@@ -62,6 +63,11 @@ private:
   enum class chunk_state { size_line, data, data_end, trailers };
   result decode_length(std::string_view input);
   result decode_chunked(std::string_view input);
+  // decode_chunked()'s step in each state: nothing to go on to the next.
+  std::optional<result> size_line(std::string_view rest, std::size_t& used);
+  std::optional<result> chunk_data(std::string_view rest, std::size_t used);
+  std::optional<result> data_end(std::string_view rest, std::size_t& used);
+  std::optional<result> trailer_section(std::string_view rest, std::size_t used);
   result fail(parse_error error);
 
   limits limits_;
