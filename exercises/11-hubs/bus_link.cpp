@@ -46,12 +46,12 @@ std::string encode(const routed_reply& reply) {
 }
 
 std::optional<routed_reply> decode(std::string_view message) {
-  // TODO(ch11.2): read a routed reply back, trusting nothing in it
+  // TODO(ch11.3): read a routed reply back, trusting nothing in it
   // Hint: The id ends at the first newline; what follows is a whole response, as a
   //   worker's message/http reply carries one. Chapter 10 exports what reads exactly
-  //   that. (more: ./course hint 11 2)
+  //   that. (more: ./course hint 11 3)
   (void)message;
-  throw rdv::todo("ch11.2", "read a routed reply back, trusting nothing in it");
+  throw rdv::todo("ch11.3", "read a routed reply back, trusting nothing in it");
 }
 //! [encode]
 
@@ -74,13 +74,13 @@ void bus_link::start(hub::hub& local) {
 
 //! [route]
 web::response bus_link::route(const hub::request_id& id, web::response answer) {
-  // TODO(ch11.3): send the reply to its hub, and wait for the verdict
+  // TODO(ch11.4): send the reply to its hub, and wait for the verdict
   // Hint: The owner's subject comes from the id's hub; the verdict's, from a ticket of
   //   this hub's own that nobody else on the bus can guess, so that the answer finds
   //   the call that asked and no one can forge it. Which map tells take_verdict() that
-  //   call? (more: ./course hint 11 3)
+  //   call? (more: ./course hint 11 4)
   (void)id; (void)answer; (void)&unavailable; (void)&verdict_prefix; (void)tickets_;
-  throw rdv::todo("ch11.3", "send the reply to its hub, and wait for the verdict");
+  throw rdv::todo("ch11.4", "send the reply to its hub, and wait for the verdict");
 }
 
 // What the worker gets for the verdict `v`, or for none in time.
@@ -102,12 +102,12 @@ web::response bus_link::answer_for(std::optional<hub::verdict> v) {
 
 //! [take_routed]
 void bus_link::take_routed(const bus_message& message) {
-  // TODO(ch11.4): deliver a reply that another hub routed here, and answer with the verdict
+  // TODO(ch11.5): deliver a reply that another hub routed here, and answer with the verdict
   // Hint: This runs in a handler of the io_context, not in a process, and delivering
   //   waits for the held process's verdict: where can it wait? (Copy what you need
-  //   first: `message` lives only as long as this call.) (more: ./course hint 11 4)
+  //   first: `message` lives only as long as this call.) (more: ./course hint 11 5)
   (void)message; (void)node_; (void)local_;
-  throw rdv::todo("ch11.4", "deliver a reply that another hub routed here, and answer with the verdict");
+  throw rdv::todo("ch11.5", "deliver a reply that another hub routed here, and answer with the verdict");
 }
 //! [take_routed]
 

@@ -45,7 +45,7 @@ std::string encode(const routed_reply& reply) {
 }
 
 std::optional<routed_reply> decode(std::string_view message) {
-  // EXERCISE ch11.2: read a routed reply back, trusting nothing in it
+  // EXERCISE ch11.3: read a routed reply back, trusting nothing in it
   // HINT: The id ends at the first newline; what follows is a whole
   //       response, as a worker's message/http reply carries one. Chapter
   //       10 exports what reads exactly that.
@@ -85,7 +85,7 @@ void bus_link::start(hub::hub& local) {
 
 //! [route]
 web::response bus_link::route(const hub::request_id& id, web::response answer) {
-  // EXERCISE ch11.3: send the reply to its hub, and wait for the verdict
+  // EXERCISE ch11.4: send the reply to its hub, and wait for the verdict
   // HINT: The owner's subject comes from the id's hub; the verdict's, from
   //       a ticket of this hub's own that nobody else on the bus can guess,
   //       so that the answer finds the call that asked and no one can
@@ -135,7 +135,7 @@ web::response bus_link::answer_for(std::optional<hub::verdict> v) {
 
 //! [take_routed]
 void bus_link::take_routed(const bus_message& message) {
-  // EXERCISE ch11.4: deliver a reply that another hub routed here, and answer with the verdict
+  // EXERCISE ch11.5: deliver a reply that another hub routed here, and answer with the verdict
   // HINT: This runs in a handler of the io_context, not in a process, and
   //       delivering waits for the held process's verdict: where can it
   //       wait? (Copy what you need first: `message` lives only as long as

@@ -10,8 +10,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -102,13 +104,21 @@ public:
 
 private:
   // The client's event-loop callbacks. They may run on any of its threads:
-  // each posts what it asks to the io_context, where the members below run.
+  // each hands what it asks to the io_context, where the members below run.
   static natsStatus on_attach(void** user, void* loop, natsConnection* nc, natsSock socket);
   static natsStatus on_read(void* user, bool add);
   static natsStatus on_write(void* user, bool add);
   static natsStatus on_detach(void* user);
+  // Runs a callback's `work` (which returns its status) so that no
+  // exception leaves it: one is kept for connect(), thrown again on the
+  // io_context's thread, and the client is told NATS_ERR.
+  template <class Work>
+  natsStatus relay(Work work) noexcept;
+  // What a callback threw, if one did.
+  std::exception_ptr failed() const;
 
-  void attach(natsSock socket);
+  natsStatus hand_over(natsSock socket);  // on a thread of the client's
+  void attach(natsSock copy);
   void detach();
   void watch_read();
   void watch_write();
@@ -130,6 +140,8 @@ private:
   bool reading_ = false, writing_ = false;
   bool read_waiting_ = false, write_waiting_ = false;
   std::vector<subscription> subscriptions_;
+  mutable std::mutex failure_mutex_;  // the client's threads write failure_
+  std::exception_ptr failure_;
 };
 
 }  // namespace rdv::hubs
