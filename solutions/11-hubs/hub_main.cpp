@@ -25,7 +25,8 @@ int main(int argc, char* argv[]) {
       .option("bus", "nats://HOST:PORT[,...]",
               "join the hubs on this NATS server, or any of these (default: none)")
       .option("bus-credentials", "FILE",
-              "prove the hub to the bus: lines \"user NAME\" and \"password SECRET\"")
+              "prove the hub to the bus (lines \"user\" and \"password\", or \"nkey\" and "
+              "\"seed\"), and trust a tls:// bus's authority (\"ca\")")
       .option("hub-id", "NAME",
               "this hub's name on the bus: 1-16 of a-z, 0-9 and '-' (default: "
               "8 random hex digits)")

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -56,11 +57,45 @@ void set_access(natsOptions* options, const std::string& urls, const bus_credent
   check(natsOptions_SetServers(options, names.data(), static_cast<int>(names.size())),
         "the bus's URLs " + urls);
   if (urls.find("tls://") != std::string::npos) check(natsOptions_SetSecure(options, true), "TLS");
+  if (!who.ca_file.empty()) {
+    check(natsOptions_LoadCATrustedCertificates(options, who.ca_file.c_str()),
+          "the certificate authorities in " + who.ca_file);
+  }
   if (!who.user.empty()) {
     check(natsOptions_SetUserInfo(options, who.user.c_str(), who.password.c_str()),
           "bus credentials");
   }
+  if (!who.nkey.empty()) {
+    check(natsOptions_SetNKeyFromSeed(options, who.nkey.c_str(), who.seed_file.c_str()),
+          "the nkey " + who.nkey);
+  }
 }
+
+namespace {
+
+// `file` as named in the credentials file `path`: relative to its folder.
+std::string beside(const std::string& path, std::string_view file) {
+  const std::filesystem::path named(file);
+  return (named.is_absolute() ? named : std::filesystem::path(path).parent_path() / named).string();
+}
+
+// Checks that what `path` gave makes sense together.
+void check_complete(const bus_credentials& who, const std::string& path) {
+  if (who.user.empty() && who.nkey.empty() && who.ca_file.empty()) {
+    throw std::runtime_error(path + ": no \"user NAME\", \"nkey PUBLIC\" or \"ca FILE\" line");
+  }
+  if (!who.user.empty() && !who.nkey.empty()) {
+    throw std::runtime_error(path + ": a user or an nkey, not both");
+  }
+  if (!who.nkey.empty() && who.seed_file.empty()) {
+    throw std::runtime_error(path + ": an nkey needs its \"seed FILE\"");
+  }
+  if (!who.nkey.empty() && !std::ifstream(who.seed_file)) {
+    throw std::runtime_error(path + ": cannot read the seed file " + who.seed_file);
+  }
+}
+
+}  // namespace
 
 bus_credentials read_credentials(const std::string& path) {
   std::ifstream file(path);
@@ -76,11 +111,18 @@ bus_credentials read_credentials(const std::string& path) {
       who.user = value;
     } else if (key == "password") {
       who.password = value;
+    } else if (key == "nkey") {
+      who.nkey = value;
+    } else if (key == "seed") {
+      who.seed_file = beside(path, value);
+    } else if (key == "ca") {
+      who.ca_file = beside(path, value);
     } else {
-      throw std::runtime_error(path + ": expected lines \"user NAME\" and \"password SECRET\"");
+      throw std::runtime_error(path + ": unknown line \"" + std::string(key) +
+                               "\"; expected user, password, nkey, seed or ca");
     }
   }
-  if (who.user.empty()) throw std::runtime_error(path + ": no \"user NAME\" line");
+  check_complete(who, path);
   return who;
 }
 

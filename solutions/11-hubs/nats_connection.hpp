@@ -28,17 +28,25 @@ struct bus_message {
   std::string_view data;     ///< its payload
 };
 
-/// How a hub proves itself to the NATS server (`--bus-credentials`): a user
-/// and password that the server's `authorization` block knows. None: the
-/// server lets anybody in.
+/// How a hub proves itself to the NATS server (`--bus-credentials`), and
+/// whom it trusts to be the server. Nothing given: the server lets anybody
+/// in, and a `tls://` server's certificate is checked against the system's
+/// certificate authorities.
 struct bus_credentials {
-  std::string user;      ///< empty: no credentials
-  std::string password;  ///< the user's password
+  std::string user;       ///< a user the server's `authorization` block knows; empty: none
+  std::string password;   ///< the user's password
+  std::string nkey;       ///< or an nkey: the user's public key (`U...`); empty: none
+  std::string seed_file;  ///< the file that holds the nkey's seed (`SU...`)
+  std::string
+      ca_file;  ///< the certificate authorities (PEM) to trust for `tls://`; empty: the system's
 };
 
-/// Reads a credentials file: lines `user NAME` and `password SECRET` (blank
-/// lines and lines beginning with # aside). Throws std::runtime_error,
-/// with one line saying why, if it cannot be read or is not one.
+/// Reads a credentials file: lines `KEY VALUE`, blank lines and lines
+/// beginning with # aside; the keys are `user` and `password`, or `nkey`
+/// and `seed` (a file, relative to the credentials file's folder unless
+/// absolute), and `ca` (a file, likewise), alone or with either. Throws
+/// std::runtime_error, with one line saying why, if it cannot be read or
+/// is not one.
 bus_credentials read_credentials(const std::string& path);
 
 /// The URLs of `list`, separated by commas: `nats://a:4222,nats://b:4222`.

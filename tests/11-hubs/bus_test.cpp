@@ -11,6 +11,7 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <future>
 #include <istream>
 #include <optional>
@@ -214,6 +215,74 @@ TEST(Bus, AHubWithoutTheBusCredentialsExitsWithOneLine) {
                              "127.0.0.1:0", "--reply-listen", "127.0.0.1:0"});
   EXPECT_EQ(run.status, 1) << run.err;
   EXPECT_EQ(run.out.find("listening"), std::string::npos) << "no listening line without a bus";
+}
+
+// Hubs on `bus` (at `url`) as `holder` and `other`, proving themselves with
+// `credentials`; a client held at `holder` gets a reply posted at `other`.
+void route_one(const ch11::nats_server& bus, const std::string& url,
+               const std::string& credentials) {
+  ch10::test_backend backend;
+  const auto hub = [&](const std::string& name) {
+    return ch10::hub({"--bus", url, "--hub-id", name, "--backend", backend.address(),
+                      "--bus-credentials", credentials});
+  };
+  ch10::hub holder = hub("holder");
+  ch10::hub other = hub("other");
+  rdv::test::client client(holder.front());
+  client.send(ch10::get("/held"));
+  const std::string id = backend.next().id();
+  EXPECT_EQ(ch10::post_reply(other.replies(), id, ch11::reply_saying("routed")).status, 204)
+      << "the hubs should route as they do on an open bus; the bus said:\n"
+      << bus.output();
+  EXPECT_EQ(client.read_response().body, "routed");
+}
+
+// A hub started on `url` with `credentials`, which must not get onto the bus.
+void refused(const std::string& url, const std::string& credentials, const char* why) {
+  const auto run =
+      rdv::test::run_to_end(rdv::test::built_program("hub"),
+                            {"--bus", url, "--hub-id", "intruder", "--bus-credentials", credentials,
+                             "--listen", "127.0.0.1:0", "--reply-listen", "127.0.0.1:0"});
+  EXPECT_EQ(run.status, 1) << why << "\n" << run.err;
+  EXPECT_EQ(run.out.find("listening"), std::string::npos) << why;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << "one line:\n" << run.err;
+}
+
+TEST(Bus, WithAnNkeyTheHubsRouteAndAnotherKeyIsRefused) {
+  explained_in("ch11-credentials");
+  ch11::scratch_dir dir;
+  const ch11::user_nkey hubs = ch11::make_user_nkey(dir);
+  ch11::nats_server bus{
+      {"-c", dir.write("nats.conf", "authorization {\n  users = [\n    {nkey: " + hubs.public_key +
+                                        ", permissions: {publish: \"rdv.>\", "
+                                        "subscribe: \"rdv.>\"}}\n  ]\n}\n")}};
+  route_one(bus, bus.url(),
+            dir.write("hub.credentials", "nkey " + hubs.public_key + "\nseed user.nk\n"));
+
+  ch11::scratch_dir elsewhere;
+  const ch11::user_nkey stranger = ch11::make_user_nkey(elsewhere);
+  refused(bus.url(),
+          elsewhere.write("hub.credentials", "nkey " + stranger.public_key + "\nseed user.nk\n"),
+          "a key the bus does not know should not get a hub onto it");
+  // The bus's public key with a seed that is not its: the signature fails.
+  refused(bus.url(),
+          elsewhere.write("forged.credentials", "nkey " + hubs.public_key + "\nseed user.nk\n"),
+          "the hubs' public key without their seed should not get a hub onto the bus");
+}
+
+TEST(Bus, OverTlsAHubTrustsTheCertificateAuthorityItIsGiven) {
+  explained_in("ch11-credentials");
+  ch11::scratch_dir dir;
+  const std::string certificate = ch11::make_certificate(dir);
+  ch11::nats_server bus{
+      {"-c", dir.write("nats.conf", "tls {\n  cert_file: \"" + certificate + "\"\n  key_file: \"" +
+                                        dir.path() + "/bus.key\"\n}\n")}};
+  route_one(bus, bus.url("tls"), dir.write("hub.credentials", "ca bus.pem\n"));
+
+  ch11::scratch_dir elsewhere;
+  const std::string unknown = ch11::make_certificate(elsewhere);  // another authority
+  refused(bus.url("tls"), elsewhere.write("hub.credentials", "ca " + unknown + "\n"),
+          "a bus whose certificate no trusted authority signed should be refused");
 }
 
 TEST(Bus, AReplyTooLargeForTheBusGets413AndTheHolderStillTakesIt) {

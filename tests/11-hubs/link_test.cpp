@@ -1,6 +1,8 @@
 // Chapter 11's ids that name their hub, and the routed reply's wire form:
 // unit tests of the link, no bus needed.
 #include "bus_link.hpp"
+#include "nats_connection.hpp"
+#include "nats_fixture.hpp"
 
 #include "rdv/test/book.hpp"
 
@@ -9,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 
 namespace {
 
@@ -64,6 +67,29 @@ TEST(RoutedReply, WhatIsNotOneIsRefused) {
         << "a message anyone could publish on the bus was taken for a reply:\n"
         << bad;
   }
+}
+
+TEST(Credentials, AreAUserOrAnNkeyWithItsSeedAndACertificateAuthority) {
+  explained_in("ch11-credentials");
+  ch11::scratch_dir dir;
+  const std::string seed = dir.write("hub.nk", "SUAFAKE\n");
+  const rdv::hubs::bus_credentials nkey = rdv::hubs::read_credentials(
+      dir.write("a", "# the hubs' key\nnkey UABC\nseed hub.nk\nca /etc/bus-ca.pem\n"));
+  EXPECT_EQ(nkey.nkey, "UABC");
+  EXPECT_EQ(nkey.seed_file, seed) << "a relative seed file is beside the credentials file";
+  EXPECT_EQ(nkey.ca_file, "/etc/bus-ca.pem");
+  EXPECT_TRUE(nkey.user.empty());
+  const rdv::hubs::bus_credentials user =
+      rdv::hubs::read_credentials(dir.write("b", "user hub\npassword two words\n"));
+  EXPECT_EQ(user.user, "hub");
+  EXPECT_EQ(user.password, "two words");
+  for (const char* wrong : {"", "# only a comment\n", "user hub\nnkey UABC\nseed hub.nk\n",
+                            "nkey UABC\n", "nkey UABC\nseed missing.nk\n", "token x\n"}) {
+    EXPECT_THROW(rdv::hubs::read_credentials(dir.write("wrong", wrong)), std::runtime_error)
+        << "should be refused:\n"
+        << wrong;
+  }
+  EXPECT_THROW(rdv::hubs::read_credentials(dir.path() + "/none"), std::runtime_error);
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <stdexcept>
 #include <thread>
@@ -22,7 +24,73 @@ std::string nats_server_path() {
                            "(Debian package nats-server)");
 }
 
+// Runs the openssl program with `args`; throws, with what it said, if it fails.
+void openssl(const std::vector<std::string>& args) {
+  const auto run = rdv::test::run_to_end("/usr/bin/openssl", args);
+  if (run.status != 0) {
+    throw std::runtime_error("openssl failed (./course test installs it, Debian package "
+                             "openssl):\n" +
+                             run.err);
+  }
+}
+
+// The last 32 bytes of the file `path`: an Ed25519 key in the DER forms
+// openssl writes ends with its raw 32 bytes.
+std::string raw_key(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  const std::string der((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (der.size() < 32) throw std::runtime_error("not an Ed25519 key: " + path);
+  return der.substr(der.size() - 32);
+}
+
+// An nkey's text: `prefix` and `key`, their CRC-16 (XMODEM), little end
+// first, all in base32 (RFC 4648) without padding.
+std::string nkey_text(std::string prefix, std::string_view key) {
+  std::string data = std::move(prefix).append(key);
+  std::uint16_t crc = 0;
+  for (const char byte : data) {
+    crc ^= static_cast<std::uint16_t>(static_cast<unsigned char>(byte) << 8);
+    for (int bit = 0; bit < 8; ++bit) {
+      crc = static_cast<std::uint16_t>(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
+    }
+  }
+  data += static_cast<char>(crc & 0xff);
+  data += static_cast<char>(crc >> 8);
+  static constexpr std::string_view alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  std::string text;
+  unsigned bits = 0;
+  int count = 0;
+  for (const char byte : data) {
+    bits = (bits << 8) | static_cast<unsigned char>(byte);
+    for (count += 8; count >= 5; count -= 5) text += alphabet[(bits >> (count - 5)) & 31];
+  }
+  if (count > 0) text += alphabet[(bits << (5 - count)) & 31];
+  return text;
+}
+
 }  // namespace
+
+user_nkey make_user_nkey(const scratch_dir& dir) {
+  const std::string private_der = dir.path() + "/user.der";
+  const std::string public_der = dir.path() + "/user.pub.der";
+  openssl({"genpkey", "-algorithm", "ed25519", "-outform", "DER", "-out", private_der});
+  openssl({"pkey", "-inform", "DER", "-in", private_der, "-pubout", "-outform", "DER", "-out",
+           public_der});
+  constexpr unsigned user = 20 << 3;  // the prefix byte of a user's key: 'U' in base32
+  constexpr unsigned seed = 18 << 3;  // of a seed: 'S', then the user's 'U'
+  const std::string seed_prefix{static_cast<char>(seed | (user >> 5)),
+                                static_cast<char>((user & 31) << 3)};
+  return {nkey_text(std::string(1, static_cast<char>(user)), raw_key(public_der)),
+          dir.write("user.nk", nkey_text(seed_prefix, raw_key(private_der)) + "\n")};
+}
+
+std::string make_certificate(const scratch_dir& dir) {
+  const std::string certificate = dir.path() + "/bus.pem";
+  openssl({"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+           "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+           "-keyout", dir.path() + "/bus.key", "-out", certificate});
+  return certificate;
+}
 
 scratch_dir::scratch_dir() {
   std::string name = (std::filesystem::temp_directory_path() / "rdv-ch11-XXXXXX").string();

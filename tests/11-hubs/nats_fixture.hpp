@@ -31,14 +31,29 @@ private:
   std::string path_;
 };
 
+// A user nkey made for the test (Ed25519, by the openssl program): its
+// public key (`U...`), which a server's authorization lists, and the file
+// in `dir` that holds its seed (`SU...`), which the user keeps.
+struct user_nkey {
+  std::string public_key;
+  std::string seed_file;
+};
+user_nkey make_user_nkey(const scratch_dir& dir);
+
+// Makes a self-signed certificate for 127.0.0.1 in `dir`, by the openssl
+// program: "bus.pem" and its key "bus.key". Returns the certificate's path.
+std::string make_certificate(const scratch_dir& dir);
+
 // A nats-server of its own, on 127.0.0.1.
 class nats_server {
 public:
   // Starts one on a port the kernel chooses, with `extra` arguments (such
   // as "-c", a configuration file).
   explicit nats_server(std::vector<std::string> extra = {});
-  // "nats://127.0.0.1:PORT", for --bus.
-  std::string url() const { return "nats://127.0.0.1:" + std::to_string(port_); }
+  // "nats://127.0.0.1:PORT", for --bus; "tls://..." with `scheme` "tls".
+  std::string url(const std::string& scheme = "nats") const {
+    return scheme + "://127.0.0.1:" + std::to_string(port_);
+  }
   std::uint16_t port() const { return port_; }
   // Stops it (SIGTERM), as when the bus goes down.
   void stop();

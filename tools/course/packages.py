@@ -25,8 +25,9 @@ BUILD = ["cmake", "ninja-build", "g++", "clang", "libclang-rt-{llvm}-dev", "ccac
          "libgtest-dev", "libhttp-parser-dev", "libpugixml-dev", "netcat-openbsd", "iproute2",
          "util-linux", "procps",
          "doxygen", "graphviz", "doxygen-awesome-css",
-         # chapter 11: the NATS C client, and the server its tests start
-         "libnats-dev", "pkg-config", "nats-server"]
+         # chapter 11: the NATS C client, the server its tests start, and
+         # openssl, which makes their nkeys and certificates
+         "libnats-dev", "pkg-config", "nats-server", "openssl"]
 # What writing the book needs (installed with the build: CMake looks for it
 # when it configures, and ./course test and ./course book share one build).
 BOOK = ["doxygen", "graphviz", "doxygen-awesome-css"]

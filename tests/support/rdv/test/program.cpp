@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -250,7 +251,11 @@ completed run_to_end(const std::string& path, const std::vector<std::string>& ar
   for (const auto& f : fds) {
     if (f.fd >= 0) ::close(f.fd);
   }
-  result.status = wait_for(pid, std::chrono::milliseconds(0));
+  // Its output ends before it does: wait what is left of the timeout for
+  // it to be gone.
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  result.status = wait_for(pid, std::max(left, std::chrono::milliseconds(0)));
   if (result.status < 0) {
     ::kill(pid, SIGKILL);
     result.status = wait_for(pid, std::chrono::seconds(10));
