@@ -90,13 +90,7 @@ web::response bus_link::answer_for(std::optional<hub::verdict> v) {
     return unavailable("the hub that holds the client did not answer in time\n");
   }
   ++stats_.routed_out;
-  if (*v == hub::verdict::not_waiting) {
-    return web::text_response(404, "no client waits under that id at its hub: unknown, answered "
-                                   "already, timed out, or gone\n");
-  }
-  web::response taken;
-  taken.status = 204;
-  return taken;
+  return hub::worker_answer(*v);
 }
 //! [route]
 

@@ -161,4 +161,14 @@ void hold::alarm() {
   }
 }
 
+web::response worker_answer(verdict v) {
+  if (v == verdict::not_waiting) {
+    return web::text_response(404, "no client waits under that id: unknown, answered already, "
+                                   "timed out, or gone\n");
+  }
+  web::response taken;
+  taken.status = 204;  // and no body
+  return taken;
+}
+
 }  // namespace rdv::hub

@@ -35,6 +35,10 @@ enum class verdict {
 };
 // [messages]
 
+/// What the worker that posted a reply is told of its verdict: 204 No
+/// Content when the client took it, 404 with a line saying why not.
+web::response worker_answer(verdict v);
+
 /// How a hold ended.
 enum class hold_end {
   replied,      ///< a worker's reply arrived: it is the client's answer

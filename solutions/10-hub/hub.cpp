@@ -120,13 +120,7 @@ web::response hub::take_reply(web::request& r) {
   }
   if (id->hub() != ids_.hub())
     return options_.link->route(*id, std::move(answer));  // another hub's
-  if (hand_over(*id, std::move(answer)) == verdict::not_waiting) {
-    return web::text_response(404, "no client waits under that id: unknown, answered already, "
-                                   "timed out, or gone\n");
-  }
-  web::response taken;
-  taken.status = 204;  // and no body
-  return taken;
+  return worker_answer(hand_over(*id, std::move(answer)));
 }
 //! [take_reply]
 

@@ -13,13 +13,15 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <chrono>
 #include <iostream>
 #include <optional>
 
 //! [main]
-int main(int argc, char* argv[]) {
-  rdv::cli::flags flags("hub", "Forwards each request to a backend and holds the client until a "
-                               "worker posts the answer to any hub on the bus (chapter 11).");
+namespace {
+
+// Chapter 10's flags, and the bus's.
+void add_bus_flags(rdv::cli::flags& flags) {
   rdv::hub::add_hub_flags(flags);
   flags
       .option("bus", "nats://HOST:PORT[,...]",
@@ -31,6 +33,30 @@ int main(int argc, char* argv[]) {
               "this hub's name on the bus: 1-16 of a-z, 0-9 and '-' (default: "
               "8 random hex digits)")
       .toggle("reuse-port", "share the front and reply ports with other hubs on this machine");
+}
+
+// What --bus-credentials names, or none.
+rdv::hubs::bus_credentials credentials_of(const rdv::cli::flags& flags) {
+  const std::string& file = flags.value("bus-credentials");
+  return file.empty() ? rdv::hubs::bus_credentials{} : rdv::hubs::read_credentials(file);
+}
+
+// Connects `bus` to the servers --bus names, as --bus-credentials says;
+// false, and no bus, without --bus. Called before the listening lines: a
+// hub that cannot reach its bus says so in one line and exits 1 (within
+// 5 s), and does not listen.
+bool join_bus(const rdv::cli::flags& flags, rdv::hubs::nats_connection& bus) {
+  if (flags.value("bus").empty()) return false;
+  bus.connect(flags.value("bus"), std::chrono::milliseconds(3500), credentials_of(flags));
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  rdv::cli::flags flags("hub", "Forwards each request to a backend and holds the client until a "
+                               "worker posts the answer to any hub on the bus (chapter 11).");
+  add_bus_flags(flags);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const std::string name =
       flags.value("hub-id").empty() ? rdv::hubs::random_hub_id() : flags.value("hub-id");
@@ -46,16 +72,7 @@ int main(int argc, char* argv[]) {
     rdv::proc::scheduler node({.crash_log = nullptr});
     rdv::hubs::nats_connection bus(io);
     std::optional<rdv::hubs::bus_link> link;
-    if (!flags.value("bus").empty()) {
-      // Joined before the listening lines, or not at all: a hub that cannot
-      // reach its bus says so in one line and exits 1 (within 5 s).
-      const std::string credentials = flags.value("bus-credentials");
-      const rdv::hubs::bus_credentials who = credentials.empty()
-                                                 ? rdv::hubs::bus_credentials{}
-                                                 : rdv::hubs::read_credentials(credentials);
-      bus.connect(flags.value("bus"), std::chrono::milliseconds(3500), who);
-      link.emplace(bus, node, name);
-    }
+    if (join_bus(flags, bus)) link.emplace(bus, node, name);
     rdv::hub::hub_ports ports = rdv::hub::open_hub_ports(io, flags, flags.is_on("reuse-port"));
     rdv::hub::hub_options options = rdv::hub::hub_options_from(flags, io, ports);
     options.link = link ? &*link : nullptr;

@@ -1,18 +1,14 @@
 // Chapter 6's tests of calls: make_ref(), answers tagged with their call,
 // and call(), which also hears of a callee that ends without answering.
 #include "call.hpp"
-#include "event_loop.hpp"
+#include "loop_fixture.hpp"
 
 #include "rdv/test/book.hpp"
-#include "rdv/test/run_io.hpp"
 
 #include <gtest/gtest.h>
 
-#include <boost/asio/io_context.hpp>
-
 #include <chrono>
 #include <optional>
-#include <sstream>
 #include <string>
 
 namespace {
@@ -22,20 +18,7 @@ using namespace std::chrono_literals;
 using rdv::test::explained_in;
 using clock_type = std::chrono::steady_clock;
 
-class Call : public ::testing::Test {
-protected:
-  boost::asio::io_context io{1};
-  std::ostringstream crashes;
-  scheduler node{{.crash_log = &crashes}};
-
-  Call() { run_in(io, node); }
-  ~Call() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
-
-  void run_all() {
-    rdv::test::run_io(io, 60s);
-    EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
-  }
-};
+using Call = ch06::loop_test;
 
 // What the tests' callee is asked: a number to double.
 struct double_it {

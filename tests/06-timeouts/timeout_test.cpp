@@ -3,11 +3,10 @@
 // short and only bounded below (a timer never fires early); a timeout that
 // must not fire is an hour long.
 #include "after.hpp"
-#include "event_loop.hpp"
+#include "loop_fixture.hpp"
 #include "processes.hpp"
 
 #include "rdv/test/book.hpp"
-#include "rdv/test/run_io.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +15,6 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,22 +27,7 @@ using rdv::test::explained_in;
 using clock_type = std::chrono::steady_clock;
 
 // An io_context and a scheduler that runs in it.
-class Loop : public ::testing::Test {
-protected:
-  boost::asio::io_context io{1};
-  std::ostringstream crashes;
-  scheduler node{{.crash_log = &crashes}};
-
-  Loop() { run_in(io, node); }
-  ~Loop() override { EXPECT_EQ(crashes.str(), "") << "no process should have crashed"; }
-
-  // Runs until no process and no timer is left. A timer that leaked would
-  // keep it running: the 60-second cap turns that into a failure.
-  void run_all() {
-    rdv::test::run_io(io, 60s);
-    EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
-  }
-};
+using Loop = ch06::loop_test;
 
 const auto message = [](int) { return std::string("message"); };
 const auto timeout = [] { return std::string("timeout"); };

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rdv/test/temp_dir.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -35,28 +37,16 @@ inline std::string pattern(std::size_t size) {
 class temp_root {
 public:
   temp_root() {
-    std::string name = (std::filesystem::temp_directory_path() / "rdv-ch08-XXXXXX").string();
-    if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    base_ = name;
     std::filesystem::create_directory(root());
     std::filesystem::create_directory(outside());
   }
-  ~temp_root() {
-    std::error_code ignored;
-    std::filesystem::remove_all(base_, ignored);
-  }
-  temp_root(const temp_root&) = delete;
-  temp_root& operator=(const temp_root&) = delete;
 
-  std::filesystem::path root() const { return base_ / "root"; }
-  std::filesystem::path outside() const { return base_ / "outside"; }
+  std::filesystem::path root() const { return base() / "root"; }
+  std::filesystem::path outside() const { return base() / "outside"; }
 
   // Writes `content` to `relative` beneath the root, making directories.
   void write(const std::string& relative, std::string_view content) const {
-    const auto path = root() / relative;
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary)
-        .write(content.data(), static_cast<std::streamsize>(content.size()));
+    base_.write("root/" + relative, content);
   }
   // A file of `size` zero bytes that takes no disk (a hole).
   void sparse(const std::string& relative, std::uintmax_t size) const {
@@ -90,7 +80,8 @@ public:
   }
 
 private:
-  std::filesystem::path base_;
+  std::filesystem::path base() const { return base_.path(); }
+  rdv::test::temp_dir base_{"rdv-ch08"};
 };
 
 // A temp_root with the usual tree in it.

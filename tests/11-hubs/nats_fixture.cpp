@@ -92,23 +92,6 @@ std::string make_certificate(const scratch_dir& dir) {
   return certificate;
 }
 
-scratch_dir::scratch_dir() {
-  std::string name = (std::filesystem::temp_directory_path() / "rdv-ch11-XXXXXX").string();
-  if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = name;
-}
-
-scratch_dir::~scratch_dir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
-std::string scratch_dir::write(const std::string& name, std::string_view text) const {
-  const std::string file = path_ + "/" + name;
-  std::ofstream(file) << text;
-  return file;
-}
-
 nats_server::nats_server(std::vector<std::string> extra) : extra_(std::move(extra)) {
   start("-1");  // -1: a random free port
 }

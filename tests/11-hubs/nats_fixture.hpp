@@ -5,6 +5,7 @@
 #include "../10-hub/hub_fixture.hpp"
 
 #include "rdv/test/program.hpp"
+#include "rdv/test/temp_dir.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -17,19 +18,7 @@ namespace ch11 {
 using namespace std::chrono_literals;
 
 // A directory of the test's own, removed with all it holds at the end.
-class scratch_dir {
-public:
-  scratch_dir();
-  ~scratch_dir();
-  scratch_dir(const scratch_dir&) = delete;
-  scratch_dir& operator=(const scratch_dir&) = delete;
-  // Writes `text` to the file `name` in it; returns the file's path.
-  std::string write(const std::string& name, std::string_view text) const;
-  const std::string& path() const { return path_; }
-
-private:
-  std::string path_;
-};
+using scratch_dir = rdv::test::temp_dir;
 
 // A user nkey made for the test (Ed25519, by the openssl program): its
 // public key (`U...`), which a server's authorization lists, and the file
