@@ -100,12 +100,13 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
-def wait_listening(port: int, seconds: float = 30, running: Callable[[], bool] = lambda: True) -> bool:
-    """Whether something accepts connections on 127.0.0.1:`port` within
+def wait_listening(port: int, seconds: float = 30, running: Callable[[], bool] = lambda: True,
+                   host: str = "127.0.0.1") -> bool:
+    """Whether something accepts connections on `host`:`port` within
     `seconds`; gives up early once `running()` is false."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and running():
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+        with contextlib.suppress(OSError), socket.create_connection((host, port), 0.2):
             return True
         time.sleep(0.05)
     return False
@@ -157,6 +158,7 @@ class Server:
     process: subprocess.Popen | None = None
     log: Path | None = None
     core: str = SERVER_CORE  # a backend behind the server under test may run elsewhere
+    host: str = "127.0.0.1"  # where it listens (another network namespace's address, say)
 
     def __enter__(self) -> "Server":
         self.log = Path(tempfile.mkstemp(prefix="rdv-bench-", suffix=".log")[1])
@@ -164,12 +166,12 @@ class Server:
             self.process = subprocess.Popen(pinned(self.core, self.argv), cwd=self.cwd, stdout=out,
                                             stderr=subprocess.STDOUT, env=dict(os.environ, **self.env),
                                             start_new_session=True)
-        if wait_listening(self.port, 30, running=lambda: self.process.poll() is None):
+        if wait_listening(self.port, 30, running=lambda: self.process.poll() is None, host=self.host):
             return self
         if self.process.poll() is not None:
             raise Skip(f"{self.name} exited at start: {self.log.read_text()[-400:]}")
         self.__exit__()
-        raise Skip(f"{self.name} did not listen on port {self.port} within 30 s")
+        raise Skip(f"{self.name} did not listen on {self.host}:{self.port} within 30 s")
 
     def __exit__(self, *exc) -> None:
         if self.process and self.process.poll() is None:
@@ -185,7 +187,7 @@ class Server:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def pids(self) -> list[int]:
         assert self.process
