@@ -3,17 +3,15 @@
 #include "nats_fixture.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/unsolved.hpp"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read_until.hpp>
-#include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 
 #include <algorithm>
 #include <future>
-#include <istream>
 #include <optional>
 #include <regex>
 #include <stdexcept>
@@ -58,24 +56,32 @@ public:
     for (std::optional<std::string> l; (l = line());) {
       if (l->starts_with(word)) return *l;
     }
-    throw std::runtime_error("the server hung up before \"" + std::string(word) + '"');
+    throw std::runtime_error("the server hung up, or said nothing for 10 s, before \"" +
+                             std::string(word) + '"');
   }
 
 private:
-  // The next line, or nothing at the end of the stream.
+  // The next line, or nothing at the end of the stream or after 10 s of
+  // silence. It waits in slices (wait_readable), so that a stub that a hub
+  // reached ends the test at once.
   std::optional<std::string> line() {
-    boost::system::error_code ec;
-    boost::asio::read_until(socket_, in_, "\r\n", ec);
-    if (ec) return std::nullopt;
-    std::istream text(&in_);
-    std::string l;
-    std::getline(text, l);
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    return l;
+    for (;;) {
+      if (const auto end = pending_.find("\r\n"); end != std::string::npos) {
+        std::string l = pending_.substr(0, end);
+        pending_.erase(0, end + 2);
+        return l;
+      }
+      if (!rdv::test::wait_readable(socket_.native_handle(), 10s)) return std::nullopt;
+      char chunk[4096];
+      boost::system::error_code ec;
+      const std::size_t n = socket_.read_some(boost::asio::buffer(chunk), ec);
+      if (ec) return std::nullopt;
+      pending_.append(chunk, n);
+    }
   }
   boost::asio::io_context io_;
   boost::asio::ip::tcp::socket socket_{io_};
-  boost::asio::streambuf in_;
+  std::string pending_;  // read, not yet handed out as lines
 };
 
 TEST(Bus, IdsNameTheirHub) {
