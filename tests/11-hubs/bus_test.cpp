@@ -3,12 +3,7 @@
 #include "nats_fixture.hpp"
 
 #include "rdv/test/book.hpp"
-#include "rdv/test/unsolved.hpp"
-
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/write.hpp>
+#include "rdv/test/client.hpp"
 
 #include <algorithm>
 #include <future>
@@ -22,13 +17,13 @@ using namespace std::chrono_literals;
 using rdv::test::explained_in;
 
 // A peer on the bus that is no hub: it speaks NATS's text protocol itself,
-// on a socket of its own (blocking; it runs in the test's thread).
+// through the tests' client (whose reads wait 10 s at most, and end at once
+// when a hub reached an exercise stub).
 class bus_peer {
 public:
   // Connects, as `user` with `password` if a user is given.
-  explicit bus_peer(std::uint16_t port, std::string_view user = {},
-                    std::string_view password = {}) {
-    socket_.connect({boost::asio::ip::make_address("127.0.0.1"), port});
+  explicit bus_peer(std::uint16_t port, std::string_view user = {}, std::string_view password = {})
+      : server_(port) {
     (void)line();  // the server's INFO
     std::string hello = "CONNECT {\"verbose\":false,\"pedantic\":false";
     if (!user.empty()) {
@@ -36,7 +31,7 @@ public:
     }
     send(hello + "}\r\n");
   }
-  void send(std::string_view bytes) { boost::asio::write(socket_, boost::asio::buffer(bytes)); }
+  void send(std::string_view bytes) { server_.send(bytes); }
   // Subscribes to `subject`; returns once the server has it (PING, PONG).
   void subscribe(std::string_view subject) {
     send("SUB " + std::string(subject) + " 1\r\nPING\r\n");
@@ -45,8 +40,10 @@ public:
   // What the server says up to its PONG to a PING sent now (by then it has
   // handled everything sent before), or up to the end if it hangs up.
   std::string until_pong() {
-    boost::system::error_code ignored;  // a server that hung up already
-    boost::asio::write(socket_, boost::asio::buffer(std::string_view("PING\r\n")), ignored);
+    try {
+      send("PING\r\n");
+    } catch (const rdv::test::network_error&) {  // a server that hung up already
+    }
     std::string said;
     for (std::optional<std::string> l; (l = line()) && *l != "PONG";) said += *l + '\n';
     return said;
@@ -62,26 +59,15 @@ public:
 
 private:
   // The next line, or nothing at the end of the stream or after 10 s of
-  // silence. It waits in slices (wait_readable), so that a stub that a hub
-  // reached ends the test at once.
+  // silence.
   std::optional<std::string> line() {
-    for (;;) {
-      if (const auto end = pending_.find("\r\n"); end != std::string::npos) {
-        std::string l = pending_.substr(0, end);
-        pending_.erase(0, end + 2);
-        return l;
-      }
-      if (!rdv::test::wait_readable(socket_.native_handle(), 10s)) return std::nullopt;
-      char chunk[4096];
-      boost::system::error_code ec;
-      const std::size_t n = socket_.read_some(boost::asio::buffer(chunk), ec);
-      if (ec) return std::nullopt;
-      pending_.append(chunk, n);
+    try {
+      return server_.read_line();
+    } catch (const rdv::test::network_error&) {
+      return std::nullopt;
     }
   }
-  boost::asio::io_context io_;
-  boost::asio::ip::tcp::socket socket_{io_};
-  std::string pending_;  // read, not yet handed out as lines
+  rdv::test::client server_;
 };
 
 TEST(Bus, IdsNameTheirHub) {

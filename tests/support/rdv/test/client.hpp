@@ -72,6 +72,9 @@ public:
   response read_response(bool to_head_request = false);
   /// Reads exactly `bytes` bytes, for protocols that are not HTTP.
   std::string read_exactly(std::size_t bytes);
+  /// Reads one line and takes its CRLF off, for line protocols (NATS's, say);
+  /// throws network_error at the end of the stream, as any read does.
+  std::string read_line();
   /// Reads until the server closes the connection. Returns true if it did
   /// (orderly or by reset) before the timeout, false if it is still open;
   /// throws, as a read does, if the server died or reached an exercise stub.
@@ -93,7 +96,6 @@ private:
   // Like read_more(), but by `deadline`; nothing when it passes with no byte.
   std::optional<std::size_t> read_by(std::chrono::steady_clock::time_point deadline);
   [[noreturn]] void fail(const std::string& what) const;
-  std::string read_line();
   std::size_t need(std::size_t bytes);  // reads until buffered_ holds `bytes`
 
   int fd_ = -1;
