@@ -61,28 +61,31 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("bench_ch02", "Parses the benchmark corpus over and over with one "
                                       "parser and prints requests/s, bytes/s and allocations "
                                       "per request as one line of JSON (chapter 2).");
-  flags.option("parser", "NAME", "which parser (--list shows them)", "rendezvous");
-  flags.option("corpus", "FILE", "the requests to parse", "bench/02-http-parser/corpus.http");
-  flags.option("milliseconds", "MS", "how long to measure", "1000");
-  flags.toggle("list", "print the parsers this build has, and exit");
+  std::string parser_name = "rendezvous", corpus_file = "bench/02-http-parser/corpus.http";
+  std::chrono::milliseconds budget{1000};
+  bool list = false;
+  flags.option("parser", parser_name, "which parser (--list shows them)", "NAME")
+      .option("corpus", corpus_file, "the requests to parse", "FILE")
+      .option("milliseconds", budget, "how long to measure")
+      .range(0, 600'000)
+      .toggle("list", list, "print the parsers this build has, and exit");
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  if (flags.is_on("list")) {
+  if (list) {
     for (const auto& name : rdv::bench::parser_names()) std::cout << name << '\n';
     return 0;
   }
   try {
-    std::ifstream file(flags.value("corpus"), std::ios::binary);
-    if (!file) throw std::runtime_error("cannot read " + flags.value("corpus"));
+    std::ifstream file(corpus_file, std::ios::binary);
+    if (!file) throw std::runtime_error("cannot read " + corpus_file);
     const std::string corpus{std::istreambuf_iterator<char>(file), {}};
     const auto ends = request_ends(corpus);
-    auto parser = rdv::bench::make_parser(flags.value("parser"), corpus, ends);
-    if (!parser) throw std::runtime_error("no parser called " + flags.value("parser"));
+    auto parser = rdv::bench::make_parser(parser_name, corpus, ends);
+    if (!parser) throw std::runtime_error("no parser called " + parser_name);
 
     //! [measure]
     rdv::bench::tally first;
     parser->prepare();
     if (!parser->parse(corpus, first)) throw std::runtime_error("the parser rejected the corpus");
-    const auto budget = std::chrono::milliseconds(flags.number("milliseconds", 0, 600000));
     std::uint64_t passes = 0, allocated = 0;
     clock_type::duration spent{};
     while (spent < budget || passes < 3) {
@@ -103,7 +106,7 @@ int main(int argc, char* argv[]) {
         "{\"parser\": \"%s\", \"requests_per_s\": %.0f, \"bytes_per_s\": %.0f, "
         "\"allocations_per_request\": %.4f, \"requests\": %llu, \"fields\": %llu, "
         "\"target_bytes\": %llu, \"body_bytes\": %llu, \"passes\": %llu}\n",
-        flags.value("parser").c_str(), requests / seconds,
+        parser_name.c_str(), requests / seconds,
         static_cast<double>(passes * corpus.size()) / seconds,
         static_cast<double>(allocated) / requests, static_cast<unsigned long long>(first.requests),
         static_cast<unsigned long long>(first.fields),

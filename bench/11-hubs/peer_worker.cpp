@@ -164,30 +164,32 @@ struct peer {
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("peer_worker",
                         "The worker of chapter 11's benchmark, for the hub, Pushpin or nchan.");
-  flags.option("listen", rdv::cli::address, "where forwards come", "127.0.0.1:9000")
-      .option("mode", "hub|grip|nchan", "which system it works for", "hub")
-      .option("reply-to", rdv::cli::address, "hub mode: the reply port every reply goes to", "")
-      .option("publish", rdv::cli::address, "grip and nchan modes: where to publish", "")
-      .option("delay-ms", rdv::cli::milliseconds, "how long each job takes", "0")
+  rdv::cli::host_port listen{"127.0.0.1", 9000}, reply_to, publish;
+  std::string how = "hub";
+  std::chrono::milliseconds delay{0};
+  flags.option("listen", listen, "where forwards come")
+      .option("mode", how, "which system it works for", "hub|grip|nchan")
+      .option("reply-to", reply_to, "hub mode: the reply port every reply goes to")
+      .option("publish", publish, "grip and nchan modes: where to publish")
+      .option("delay-ms", delay, "how long each job takes")
       .range(0, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  const std::string& how = flags.value("mode");
-  const std::string& to = how == "hub" ? flags.value("reply-to") : flags.value("publish");
-  if ((how != "hub" && how != "grip" && how != "nchan") || to.empty()) {
+  const rdv::cli::host_port& where = how == "hub" ? reply_to : publish;
+  if ((how != "hub" && how != "grip" && how != "nchan") || where.host.empty()) {
     std::cerr << "peer_worker: --mode hub needs --reply-to, grip and nchan need --publish\n";
     return 2;
   }
   try {
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);
     rdv::stop_on_signals(io);
-    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "backend");
-    const rdv::cli::host_port where = rdv::cli::parse_host_port(to);
+    auto acceptor = rdv::listen(io, listen, "backend");
     peer worker(
         how == "hub"    ? mode::hub
         : how == "grip" ? mode::grip
                         : mode::nchan,
-        tcp::resolver(io).resolve(where.host, std::to_string(where.port)).begin()->endpoint(), to);
-    worker.delay = std::chrono::milliseconds(flags.number("delay-ms"));
+        tcp::resolver(io).resolve(where.host, std::to_string(where.port)).begin()->endpoint(),
+        rdv::cli::to_string(where));
+    worker.delay = delay;
     rdv::proc::scheduler node;
     rdv::proc::run_in(io, node);
     node.spawn([&] {

@@ -13,26 +13,33 @@
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("echo", "Answers every HTTP request with JSON describing what the "
                                 "parser saw: method, target, version, fields, body (chapter 2).");
-  flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8082");
-  flags.toggle("stdin", "parse requests from standard input, print their JSON, and exit");
-  flags.toggle("crlf", "with --stdin: end lines with CRLF where the input has LF alone");
-  flags
-      .option("idle-ms", rdv::cli::milliseconds,
-              "hang up on a connection that completes no request this long", "5000")
+  struct {
+    rdv::cli::host_port listen{"127.0.0.1", 8082};
+    bool from_stdin = false, crlf = false;
+    std::chrono::milliseconds idle{5000};
+  } settings;
+  flags.option("listen", settings.listen, "where to accept connections")
+      .toggle("stdin", settings.from_stdin,
+              "parse requests from standard input, print their JSON, and exit")
+      .toggle("crlf", settings.crlf,
+              "with --stdin: end lines with CRLF where the input has LF alone")
+      .option("idle-ms", settings.idle,
+              "hang up on a connection that completes no request this long")
       .range(1, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  const std::chrono::milliseconds idle(flags.number("idle-ms"));
   const rdv::http::limits limits;
-  if (flags.is_on("stdin")) {
-    return rdv::echo::describe_stream(std::cin, std::cout, flags.is_on("crlf"), limits);
+  if (settings.from_stdin) {
+    return rdv::echo::describe_stream(std::cin, std::cout, settings.crlf, limits);
   }
   try {
     boost::asio::io_context context(1);
     rdv::stop_on_signals(context);  // before `listening`: a signal may follow it at once
-    auto acceptor = rdv::listen(context, flags.endpoint("listen"), "http");
+    auto acceptor = rdv::listen(context, settings.listen, "http");
     boost::asio::spawn(
         context,
-        [&](boost::asio::yield_context yield) { rdv::echo::accept(acceptor, yield, limits, idle); },
+        [&](boost::asio::yield_context yield) {
+          rdv::echo::accept(acceptor, yield, limits, settings.idle);
+        },
         rdv::rethrow);
     context.run();
   } catch (const std::exception& e) {

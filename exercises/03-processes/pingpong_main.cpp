@@ -56,10 +56,9 @@ void ping(long rounds) {
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("pingpong", "Two processes play ping-pong, then one crashes while "
                                     "another monitors it (chapter 3).");
-  flags.option("rounds", rdv::cli::count, "round trips of the ball", "100000")
-      .range(1, 1'000'000'000);
+  long rounds = 100'000;
+  flags.option("rounds", rounds, "round trips of the ball").range(1, 1'000'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  const long rounds = static_cast<long>(flags.number("rounds"));
   try {
     scheduler node({.crash_log = nullptr});  // the crash is on purpose: do not report it
     node.spawn([rounds] { ping(rounds); });

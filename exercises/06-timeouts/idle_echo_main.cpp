@@ -30,17 +30,16 @@ boost::asio::ip::tcp::acceptor listen(boost::asio::io_context& io,
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("idle_echo", "Echoes every byte back, one process per connection, and "
                                      "closes connections that stay idle (chapter 6).");
-  flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:7007");
-  flags
-      .option("idle-ms", rdv::cli::milliseconds,
-              "close a connection after this long without a byte", "10000")
+  rdv::cli::host_port address{"127.0.0.1", 7007};
+  std::chrono::milliseconds idle{10'000};
+  flags.option("listen", address, "where to accept connections")
+      .option("idle-ms", idle, "close a connection after this long without a byte")
       .range(1, 86'400'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  const std::chrono::milliseconds idle(flags.number("idle-ms"));
   try {
     boost::asio::io_context io(1);
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
-    auto acceptor = listen(io, flags.endpoint("listen"));
+    auto acceptor = listen(io, address);
     rdv::proc::scheduler node;  // destroyed before io, as run_in() asks
     rdv::proc::run_in(io, node);
     node.spawn([&acceptor, idle] { rdv::echo::accept(acceptor, idle); });

@@ -55,24 +55,32 @@ void set_congestion_control(boost::asio::ip::tcp::acceptor& acceptor, const std:
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("static-server", "Serves the files beneath a directory over HTTP, sending "
                                          "them with sendfile(2) (chapter 8).");
-  flags.option("root", "DIR", "the directory to serve", ".")
-      .option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8000")
-      .toggle("no-sendfile", "send files with a read/write loop instead, to compare")
-      .option("send-timeout-ms", rdv::cli::milliseconds,
-              "drop a client that takes none of a file this long", "60000")
+  struct {
+    std::string root = ".";
+    rdv::cli::host_port listen{"127.0.0.1", 8000};
+    bool no_sendfile = false;
+    std::string packing = "joined", congestion;
+  } settings;
+  rdv::web::server_options options{.log = &std::cerr};
+  flags.option("root", settings.root, "the directory to serve", "DIR")
+      .option("listen", settings.listen, "where to accept connections")
+      .toggle("no-sendfile", settings.no_sendfile,
+              "send files with a read/write loop instead, to compare")
+      .option("send-timeout-ms", options.send_timeout,
+              "drop a client that takes none of a file this long")
       .range(1, 86'400'000)
-      .option("packing", "HOW",
+      .option("packing", settings.packing,
               "how the head and the file meet TCP: joined, separate, nagle or cork (the book's "
               "experiment)",
-              "joined")
-      .option(
-          "congestion", "NAME",
-          "TCP congestion control for the connections (cubic, bbr, ...); default: the system's");
+              "HOW")
+      .option("congestion", settings.congestion,
+              "TCP congestion control for the connections (cubic, bbr, ...); default: the system's",
+              "NAME");
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  const auto pack = packing_named(flags.value("packing"));
+  const auto pack = packing_named(settings.packing);
   if (!pack) {
     std::cerr << "static-server: --packing: expected joined, separate, nagle or cork, got "
-              << flags.value("packing") << '\n';
+              << settings.packing << '\n';
     return 2;
   }
   // sendfile(2) to a client that has gone raises SIGPIPE, which would end
@@ -80,18 +88,15 @@ int main(int argc, char* argv[]) {
   std::signal(SIGPIPE, SIG_IGN);
   try {
     const rdv::web::handler handle = rdv::files::static_files(
-        {.root = flags.value("root"), .use_sendfile = !flags.is_on("no-sendfile"), .pack = *pack});
+        {.root = settings.root, .use_sendfile = !settings.no_sendfile, .pack = *pack});
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
-    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http");
-    if (const std::string& name = flags.value("congestion"); !name.empty()) {
-      set_congestion_control(acceptor, name);  // accepted connections inherit it
+    auto acceptor = rdv::listen(io, settings.listen, "http");
+    if (!settings.congestion.empty()) {
+      set_congestion_control(acceptor, settings.congestion);  // accepted connections inherit it
     }
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptor reports crashed connections
     rdv::proc::run_in(io, node);
-    const rdv::web::server_options options{
-        .send_timeout = std::chrono::milliseconds(flags.number("send-timeout-ms")),
-        .log = &std::cerr};
     node.spawn([&] { rdv::web::accept_connections(acceptor, handle, options); });
     io.run();
   } catch (const std::exception& e) {

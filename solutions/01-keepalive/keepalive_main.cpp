@@ -10,12 +10,13 @@
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("keepalive", "Answers every HTTP request with the seven bytes "
                                      "1234567 and keeps connections alive (chapter 1).");
-  flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8081");
+  rdv::cli::host_port listen{"127.0.0.1", 8081};
+  flags.option("listen", listen, "where to accept connections");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
     boost::asio::io_context context(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     rdv::stop_on_signals(context);  // before `listening`: a signal may follow it at once
-    auto acceptor = rdv::listen(context, flags.endpoint("listen"), "http");
+    auto acceptor = rdv::listen(context, listen, "http");
     boost::asio::spawn(
         context,
         [&acceptor](boost::asio::yield_context yield) { rdv::keepalive::accept(acceptor, yield); },

@@ -12,11 +12,10 @@ int main(int argc, char* argv[]) {
   rdv::cli::flags flags("ring", "N processes in a ring pass a token round M times "
                                 "(N×M messages); prints the cost of a spawn, of a hop, and "
                                 "the memory of a process (chapter 5).");
-  flags.positional("N", "processes in the ring").range(1, 100'000'000);
-  flags.positional("M", "laps of the token").range(1, 1'000'000'000);
+  long n = 0, m = 0;
+  flags.positional("N", n, "processes in the ring").range(1, 100'000'000);
+  flags.positional("M", m, "laps of the token").range(1, 1'000'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
-  const long n = static_cast<long>(flags.number("N"));
-  const long m = static_cast<long>(flags.number("M"));
   try {
     rdv::proc::scheduler node;
     const rdv::ring::result r = rdv::ring::run(node, n, m);

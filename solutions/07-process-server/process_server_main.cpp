@@ -30,30 +30,24 @@ rdv::web::response seven_bytes(rdv::web::request&) {
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("process-server", "Answers every HTTP request with 1234567, one process "
                                           "per connection, with timeouts (chapter 7).");
-  flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8087")
-      .option("idle-ms", rdv::cli::milliseconds, "close a kept-alive connection idle this long",
-              "5000")
+  rdv::cli::host_port listen{"127.0.0.1", 8087};
+  rdv::web::server_options options{.log = &std::cerr};  // the defaults --help shows
+  flags.option("listen", listen, "where to accept connections")
+      .option("idle-ms", options.idle_timeout, "close a kept-alive connection idle this long")
       .range(1, 86'400'000)
-      .option("request-ms", rdv::cli::milliseconds, "answer 408 to a request slower than this",
-              "10000")
+      .option("request-ms", options.request_timeout, "answer 408 to a request slower than this")
       .range(1, 86'400'000)
-      .option("send-timeout-ms", rdv::cli::milliseconds,
-              "drop a client that takes none of an answer this long", "60000")
+      .option("send-timeout-ms", options.send_timeout,
+              "drop a client that takes none of an answer this long")
       .range(1, 86'400'000)
-      .option("max-connections", rdv::cli::count, "answer 503 to connections beyond this many",
-              "10000")
+      .option("max-connections", options.max_connections,
+              "answer 503 to connections beyond this many")
       .range(1, 10'000'000);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
-    const rdv::web::server_options options{
-        .idle_timeout = std::chrono::milliseconds(flags.number("idle-ms")),
-        .request_timeout = std::chrono::milliseconds(flags.number("request-ms")),
-        .send_timeout = std::chrono::milliseconds(flags.number("send-timeout-ms")),
-        .max_connections = static_cast<std::size_t>(flags.number("max-connections")),
-        .log = &std::cerr};
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
-    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http");
+    auto acceptor = rdv::listen(io, listen, "http");
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptor reports crashed connections
     rdv::proc::run_in(io, node);
     node.spawn([&] { rdv::web::accept_connections(acceptor, seven_bytes, options); });

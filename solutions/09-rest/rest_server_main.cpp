@@ -20,20 +20,20 @@
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("rest-server", "Serves the course's chapters as JSON or XML, as the client "
                                        "prefers (chapter 9).");
-  flags.option("listen", rdv::cli::address, "where to accept connections", "127.0.0.1:8089")
-      .option("backlog", rdv::cli::count,
-              "the listen(2) backlog: connections the kernel queues for accept", "128")
+  rdv::cli::host_port listen{"127.0.0.1", 8089};
+  int backlog = 128;
+  flags.option("listen", listen, "where to accept connections")
+      .option("backlog", backlog, "the listen(2) backlog: connections the kernel queues for accept")
       .range(1, 65535);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
-    const int backlog = static_cast<int>(flags.number("backlog"));
     auto routes = std::make_shared<rdv::rest::router>();
     routes->mount("/chapters", std::make_shared<rdv::rest::chapters_resource>());
     rdv::web::server_options options;
     options.log = &std::cerr;
     boost::asio::io_context io(1);
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
-    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "http", backlog);
+    auto acceptor = rdv::listen(io, listen, "http", backlog);
     rdv::proc::scheduler node({.crash_log = nullptr});
     rdv::proc::run_in(io, node);
     node.spawn([&] {

@@ -12,10 +12,28 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
 namespace rdv::hub {
 
-/// Declares the hub's flags (the protocol's, appendix A1) on `flags`.
-void add_hub_flags(cli::flags& flags);
+/// What the hub's command line says, with the protocol's defaults
+/// (appendix A1).
+struct hub_settings {
+  cli::host_port listen{"127.0.0.1", 8080};                   ///< `--listen`
+  cli::host_port reply_listen{"127.0.0.1", 14000};            ///< `--reply-listen`
+  std::vector<cli::host_port> backends{{"127.0.0.1", 9000}};  ///< `--backend`, repeated
+  std::chrono::milliseconds timeout{5000};                    ///< `--timeout-ms`
+  std::chrono::milliseconds backend_timeout{1000};            ///< `--backend-timeout-ms`
+  std::chrono::milliseconds send_timeout{60000};              ///< `--send-timeout-ms`
+  std::size_t max_pending = 10000;                            ///< `--max-pending`
+  std::string reply_token;                                    ///< `--reply-token`
+};
+
+/// Declares the hub's flags on `flags`, each read into its field of `into`.
+void add_hub_flags(cli::flags& flags, hub_settings& into);
 
 /// The hub's two listeners.
 struct hub_ports {
@@ -23,19 +41,19 @@ struct hub_ports {
   boost::asio::ip::tcp::acceptor replies;  ///< for workers (`--reply-listen`)
 };
 
-/// Opens the ports that the parsed `flags` name, each printing its
-/// `listening` line; with `reuse_port`, other hubs may share them.
-hub_ports open_hub_ports(boost::asio::io_context& io, const cli::flags& flags,
+/// Opens the ports that `settings` name, each printing its `listening`
+/// line; with `reuse_port`, other hubs may share them.
+hub_ports open_hub_ports(boost::asio::io_context& io, const hub_settings& settings,
                          bool reuse_port = false);
 
-/// The hub that the parsed `flags` describe, serving `ports` (its backends
-/// resolved with `io`).
-hub_options hub_options_from(const cli::flags& flags, boost::asio::io_context& io,
+/// The hub that `settings` describe, serving `ports` (its backends resolved
+/// with `io`).
+hub_options hub_options_from(const hub_settings& settings, boost::asio::io_context& io,
                              const hub_ports& ports);
 
 /// Serves `ports` with `the_hub`, in two acceptor processes of `node`: the
 /// front port's connections call hub::front, the reply port's hub::reply,
-/// with the timeouts and limits the parsed `flags` give.
-void serve_hub(proc::scheduler& node, hub& the_hub, hub_ports& ports, const cli::flags& flags);
+/// with the timeouts and limits that `settings` give.
+void serve_hub(proc::scheduler& node, hub& the_hub, hub_ports& ports, const hub_settings& settings);
 
 }  // namespace rdv::hub

@@ -16,35 +16,36 @@
 int main(int argc, char* argv[]) {
   rdv::cli::flags flags("worker", "Accepts each request the hub forwards with 202, then posts the "
                                   "answer to the hub's reply port (chapter 10).");
-  flags.option("listen", rdv::cli::address, "where the hub forwards to", "127.0.0.1:9000")
-      .option("delay-ms", rdv::cli::milliseconds, "wait this long before replying", "0")
+  rdv::cli::host_port listen{"127.0.0.1", 9000};
+  rdv::hub::worker_options job;  // the defaults --help shows
+  job.log = &std::cerr;
+  // A hub keeps its connections, and the 202s to its pipelined forwards
+  // leave together.
+  rdv::web::server_options serving{.idle_timeout = std::chrono::seconds(60),
+                                   .max_connections = 20000,
+                                   .log = &std::cerr,
+                                   .answers_at_once = true};
+  flags.option("listen", listen, "where the hub forwards to")
+      .option("delay-ms", job.delay, "wait this long before replying")
       .range(0, 86'400'000)
-      .repeated("reply-host", "HOST",
-                "a host replies may go to, besides the one each forward comes from")
-      .option("send-timeout-ms", rdv::cli::milliseconds,
-              "drop a hub that takes none of an answer this long", "60000")
+      .repeated("reply-host", job.reply_hosts,
+                "a host replies may go to, besides the one each forward comes from", "HOST")
+      .option("send-timeout-ms", serving.send_timeout,
+              "drop a hub that takes none of an answer this long")
       .range(1, 86'400'000)
-      .toggle("verbose", "say on standard error which request each job answers");
+      .toggle("verbose", job.verbose, "say on standard error which request each job answers");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   try {
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
-    auto acceptor = rdv::listen(io, flags.endpoint("listen"), "backend");
-    rdv::hub::worker worker({.delay = std::chrono::milliseconds(flags.number("delay-ms")),
-                             .name = rdv::url_of(acceptor.local_endpoint()),
-                             .reply_hosts = flags.values("reply-host"),
-                             .log = &std::cerr,
-                             .verbose = flags.is_on("verbose")});
+    auto acceptor = rdv::listen(io, listen, "backend");
+    job.name = rdv::url_of(acceptor.local_endpoint());
+    rdv::hub::worker worker(std::move(job));
     rdv::proc::scheduler node;  // reports a reply process that crashes on standard error
     rdv::proc::run_in(io, node);
     node.spawn([&] {
       rdv::web::accept_connections(
-          acceptor, [&worker](rdv::web::request& r) { return worker.handle(r); },
-          {.idle_timeout = std::chrono::seconds(60),  // a hub keeps its connections
-           .send_timeout = std::chrono::milliseconds(flags.number("send-timeout-ms")),
-           .max_connections = 20000,
-           .log = &std::cerr,
-           .answers_at_once = true});  // its 202s to pipelined forwards leave together
+          acceptor, [&worker](rdv::web::request& r) { return worker.handle(r); }, serving);
     });
     io.run();
   } catch (const std::exception& e) {

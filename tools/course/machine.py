@@ -110,13 +110,20 @@ class DefaultAddress:
 
 
 def default_addresses() -> list[DefaultAddress]:
-    """Every --*listen default in the solutions, as the programs declare them."""
-    option = re.compile(r'\.option\(\s*"(?P<flag>[\w-]*listen)"\s*,[^;]*?"(?P<host>[\w.]+):(?P<port>\d+)"\s*\)', re.S)
+    """Every --*listen default in the solutions, as the programs declare them: the flag is
+    declared with its variable (`.option("listen", settings.listen, ...)`), whose initializer,
+    in the same file or a header beside it, is the default (`host_port listen{"127.0.0.1", 8081}`)."""
+    option = re.compile(r'\.option\(\s*"(?P<flag>[\w-]*listen)"\s*,\s*(?:[\w]+\.)*(?P<variable>\w+)\s*,')
     found = []
     for source in sorted((ROOT / "solutions").glob("[0-9][0-9]-*/*.cpp")):
         name = str(source.relative_to(ROOT / "solutions"))
-        for m in option.finditer(source.read_text()):
-            found.append(DefaultAddress(name[:2], name, "--" + m["flag"], m["host"], int(m["port"])))
+        texts = [source.read_text()] + [h.read_text() for h in sorted(source.parent.glob("*.hpp"))]
+        for m in option.finditer(texts[0]):
+            initial = re.compile(r'host_port\s+(?:\w+\s*\{[^}]*\}\s*,\s*)*' + re.escape(m["variable"]) +
+                                 r'\s*\{\s*"(?P<host>[\w.]+)"\s*,\s*(?P<port>\d+)\s*\}')
+            where = next((w for text in texts for w in [initial.search(text)] if w), None)
+            if where:
+                found.append(DefaultAddress(name[:2], name, "--" + m["flag"], where["host"], int(where["port"])))
     return found
 
 

@@ -46,6 +46,7 @@ class Ports(unittest.TestCase):
         self.assertIn(("01", "keepalive", "--listen", 8081), found)
         self.assertIn(("10", "hub", "--reply-listen", 14000), found)
         self.assertIn(("10", "worker", "--listen", 9000), found)
+        self.assertIn(("06", "idle-echo", "--listen", 7007), found)
 
 
 class OpenFiles(unittest.TestCase):

@@ -32,49 +32,121 @@ long long parse_number(std::string_view text, long long min, long long max) {
   return n;
 }
 
+std::string to_string(const host_port& where) {
+  const bool v6 = where.host.find(':') != std::string::npos;
+  return (v6 ? "[" + where.host + "]" : where.host) + ':' + std::to_string(where.port);
+}
+
+namespace {
+
+// The text a declared variable's value shows as its default ("" for none).
+std::vector<std::string> shown_default(const std::string& text) {
+  if (text.empty()) return {};
+  return {text};
+}
+
+}  // namespace
+
 flags::flags(std::string program, std::string summary)
     : program_(std::move(program)), summary_(std::move(summary)) {}
 
-flags& flags::option(std::string name, value_form value, std::string help,
-                     std::string default_value) {
+flags& flags::declare(declared d) {
+  for (const declared& earlier : declared_) {
+    if (earlier.name == d.name) throw std::logic_error("flag '" + d.name + "' declared twice");
+  }
+  declared_.push_back(std::move(d));
+  return *this;
+}
+
+flags& flags::option(std::string name, std::string& into, std::string help, std::string shown) {
+  return declare({.name = std::move(name),
+                  .shown = std::move(shown),
+                  .help = std::move(help),
+                  .values = shown_default(into),
+                  .store = [&into](const declared& d) { into = d.values.back(); }});
+}
+
+flags& flags::option(std::string name, host_port& into, std::string help) {
+  return declare(
+      {.name = std::move(name),
+       .shown = "HOST:PORT",
+       .help = std::move(help),
+       .values = into.host.empty() && into.port == 0 ? std::vector<std::string>{}
+                                                     : shown_default(to_string(into)),
+       .checked = declared::form::host_port,
+       .store = [&into](const declared& d) { into = parse_host_port(d.values.back()); }});
+}
+
+flags& flags::option(std::string name, std::chrono::milliseconds& into, std::string help) {
+  return whole_number(kind::option, std::move(name), "MS", std::move(help), into.count(),
+                      std::numeric_limits<std::chrono::milliseconds::rep>::max(),
+                      [&into](long long n) { into = std::chrono::milliseconds(n); });
+}
+
+flags& flags::whole_number(kind what, std::string name, std::string shown, std::string help,
+                           long long current, long long most,
+                           std::function<void(long long)> store) {
+  return declare({.name = std::move(name),
+                  .shown = std::move(shown),
+                  .help = std::move(help),
+                  .what = what,
+                  .values = what == kind::positional ? std::vector<std::string>{}
+                                                     : shown_default(std::to_string(current)),
+                  .checked = declared::form::number,
+                  .min = 0,
+                  .max = most,
+                  .store = [store = std::move(store)](const declared& d) {
+                    store(parse_number(d.values.back(), d.min, d.max));
+                  }});
+}
+
+flags& flags::repeated(std::string name, std::vector<host_port>& into, std::string help) {
   std::vector<std::string> defaults;
-  if (!default_value.empty()) defaults.push_back(std::move(default_value));
-  declared_.push_back(
-      {std::move(name), std::move(value), std::move(help), kind::option, std::move(defaults)});
-  return *this;
+  for (const host_port& where : into) defaults.push_back(to_string(where));
+  return declare({.name = std::move(name),
+                  .shown = "HOST:PORT",
+                  .help = std::move(help),
+                  .what = kind::repeated,
+                  .values = std::move(defaults),
+                  .checked = declared::form::host_port,
+                  .store = [&into](const declared& d) {
+                    into.clear();
+                    for (const std::string& v : d.values) into.push_back(parse_host_port(v));
+                  }});
 }
 
-flags& flags::repeated(std::string name, value_form value, std::string help,
-                       std::vector<std::string> default_values) {
-  declared_.push_back({std::move(name), std::move(value), std::move(help), kind::repeated,
-                       std::move(default_values)});
-  return *this;
+flags& flags::repeated(std::string name, std::vector<std::string>& into, std::string help,
+                       std::string shown) {
+  return declare({.name = std::move(name),
+                  .shown = std::move(shown),
+                  .help = std::move(help),
+                  .what = kind::repeated,
+                  .values = into,
+                  .store = [&into](const declared& d) { into = d.values; }});
 }
 
-flags& flags::toggle(std::string name, std::string help) {
-  declared_.push_back({std::move(name), "", std::move(help), kind::toggle, {}});
-  return *this;
-}
-
-flags& flags::positional(std::string name, std::string help) {
-  declared_.push_back({name, name.c_str(), std::move(help), kind::positional, {}});
-  return *this;
+flags& flags::toggle(std::string name, bool& into, std::string help) {
+  return declare({.name = std::move(name),
+                  .shown = {},
+                  .help = std::move(help),
+                  .what = kind::toggle,
+                  .values = {},
+                  .store = [&into](const declared&) { into = true; }});
 }
 
 flags& flags::range(long long min, long long max) {
-  if (declared_.empty()) throw std::logic_error("range() needs a flag declared before it");
-  declared& last = declared_.back();
-  last.value.kind = value_kind::number;
-  last.ranged = true;
-  last.min = min;
-  last.max = max;
+  if (declared_.empty() || declared_.back().checked != declared::form::number) {
+    throw std::logic_error("range() needs a whole number declared before it");
+  }
+  declared_.back().min = min;
+  declared_.back().max = max;
   return *this;
 }
 
 bool flags::parse(int argc, const char* const argv[]) {
   try {
     parse_or_throw(argc, argv);
-    return exit_status_ == 0 && argc > 0 && !is_on("help");
+    return exit_status_ == 0 && argc > 0 && !help_;
   } catch (const usage_error& e) {
     std::cerr << program_ << ": " << e.what() << "\n\n";
     print_usage(std::cerr);
@@ -86,7 +158,7 @@ bool flags::parse(int argc, const char* const argv[]) {
 void flags::parse_or_throw(int argc, const char* const argv[]) {
   if (std::none_of(declared_.begin(), declared_.end(),
                    [](const declared& d) { return d.name == "help"; })) {
-    toggle("help", "print this help and exit");
+    toggle("help", help_, "print this help and exit");
   }
   auto next_positional = declared_.begin();
   for (int i = 1; i < argc; ++i) {
@@ -106,7 +178,7 @@ void flags::parse_or_throw(int argc, const char* const argv[]) {
         continue;
       }
       if (!has_inline && i + 1 >= argc) {
-        throw usage_error("--" + flag.name + " needs a value (" + flag.value.name + ")");
+        throw usage_error("--" + flag.name + " needs a value (" + flag.shown + ")");
       }
       const std::string value(has_inline ? inline_value : std::string_view(argv[++i]));
       if (!flag.given || flag.what == kind::option) flag.values.clear();
@@ -123,13 +195,17 @@ void flags::parse_or_throw(int argc, const char* const argv[]) {
     next_positional->given = true;
     ++next_positional;
   }
-  if (is_on("help")) {
+  if (find("help", "--help").given) {
+    help_ = true;
     print_usage(std::cout);
     return;
   }
   for (const declared& d : declared_) {
     if (d.what == kind::positional && !d.given) throw usage_error("missing " + d.name);
     check_values(d);
+  }
+  for (const declared& d : declared_) {
+    if (d.given) d.store(d);
   }
 }
 
@@ -138,10 +214,10 @@ void flags::check_values(const declared& d) {
   // (status 2) before the program starts anything.
   for (const std::string& v : d.values) {
     try {
-      switch (d.value.kind) {
-      case value_kind::text: break;
-      case value_kind::host_port: parse_host_port(v); break;
-      case value_kind::number: parse_number(v, d.ranged ? d.min : 0, d.ranged ? d.max : LLONG_MAX);
+      switch (d.checked) {
+      case declared::form::text: break;
+      case declared::form::host_port: parse_host_port(v); break;
+      case declared::form::number: parse_number(v, d.min, d.max);
       }
     } catch (const usage_error& e) {
       throw usage_error((d.what == kind::positional ? d.name : "--" + d.name) + ": " + e.what());
@@ -156,48 +232,6 @@ flags::declared& flags::find(std::string_view name, std::string_view as_written)
   throw usage_error("unknown flag '" + std::string(as_written) + "'");
 }
 
-const flags::declared& flags::find(std::string_view name) const {
-  for (const declared& d : declared_) {
-    if (d.name == name) return d;
-  }
-  throw std::logic_error("flag '" + std::string(name) + "' was never declared");
-}
-
-const std::string& flags::value(std::string_view name) const {
-  static const std::string none;
-  const declared& d = find(name);
-  return d.values.empty() ? none : d.values.back();
-}
-
-const std::vector<std::string>& flags::values(std::string_view name) const {
-  return find(name).values;
-}
-
-bool flags::is_on(std::string_view name) const { return find(name).given; }
-
-host_port flags::endpoint(std::string_view name) const {
-  try {
-    return parse_host_port(value(name));
-  } catch (const usage_error& e) {
-    throw usage_error("--" + std::string(name) + ": " + e.what());
-  }
-}
-
-long long flags::number(std::string_view name, long long min, long long max) const {
-  try {
-    return parse_number(value(name), min, max);
-  } catch (const usage_error& e) {
-    throw usage_error(std::string(name) + ": " + e.what());
-  }
-}
-
-long long flags::number(std::string_view name) const {
-  const declared& d = find(name);
-  if (!d.ranged)
-    throw std::logic_error("flag '" + std::string(name) + "' was declared without range()");
-  return number(name, d.min, d.max);
-}
-
 void flags::print_usage(std::ostream& out) const {
   out << "usage: " << program_;
   for (const declared& d : declared_) {
@@ -206,7 +240,7 @@ void flags::print_usage(std::ostream& out) const {
   out << " [flags]\n\n" << summary_ << "\n\n";
   for (const declared& d : declared_) {
     std::string left = d.what == kind::positional ? d.name : "--" + d.name;
-    if (d.what == kind::option || d.what == kind::repeated) left += ' ' + d.value.name;
+    if (d.what == kind::option || d.what == kind::repeated) left += ' ' + d.shown;
     out << "  " << std::left << std::setw(26) << left << ' ' << d.help;
     if (d.what == kind::repeated) out << " (repeatable)";
     if (d.what != kind::positional && !d.values.empty() && !d.given) {

@@ -2,12 +2,17 @@
 /// \file
 /// Command-line flags shared by the course's programs (`--listen HOST:PORT`, `--help`, ...).
 
+#include <chrono>
+#include <climits>
+#include <concepts>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
-#include <map>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rdv::cli {
@@ -30,71 +35,63 @@ host_port parse_host_port(std::string_view text);
 /// Parses a whole decimal number in [min, max]; throws usage_error otherwise.
 long long parse_number(std::string_view text, long long min, long long max);
 
-/// What a value must look like, checked while parsing.
-enum class value_kind {
-  text,       ///< anything
-  host_port,  ///< HOST:PORT (see parse_host_port())
-  number,     ///< a whole number, within the range() given (at least 0 without one)
-};
-
-/// A value's name in `--help` (`DIR`, `HOST:PORT`) and its kind. A plain
-/// string is a text value of that name.
-struct value_form {
-  std::string name;                             ///< what --help calls the value
-  value_kind kind = value_kind::text;           ///< what parsing checks it for
-  value_form(const char* text) : name(text) {}  ///< a text value called `text`
-  /// A value called `shown`, checked as `checked`.
-  value_form(std::string shown, value_kind checked) : name(std::move(shown)), kind(checked) {}
-};
-
-/// An address to listen on or connect to.
-inline const value_form address{"HOST:PORT", value_kind::host_port};
-/// A count.
-inline const value_form count{"N", value_kind::number};
-/// A time in milliseconds.
-inline const value_form milliseconds{"MS", value_kind::number};
+/// `host:port` as parse_host_port() reads it back (`[::1]:80` for IPv6).
+std::string to_string(const host_port& where);
 
 /// The flags and arguments a program accepts, declared once and used both to
-/// parse argv and to print `--help`.
+/// parse argv and to print `--help`. Each is declared with the variable its
+/// value goes to, of the value's type: a program reads its command line into
+/// a struct once, and names no flag again. The variable's value when it is
+/// declared is the default that `--help` shows.
+///
+///     rdv::web::server_options options{.idle_timeout = std::chrono::seconds(5)};
+///     rdv::cli::flags flags("server", "Serves.");
+///     flags.option("idle-ms", options.idle_timeout, "close idle connections").range(1, 60'000);
+///     if (!flags.parse(argc, argv)) return flags.exit_status();
 class flags {
 public:
   /// `program` is the command's name, `summary` one sentence on what it does.
   flags(std::string program, std::string summary);
 
-  /// Declares `--name VALUE` with a default ("" for none); the value's form
-  /// (cli::address, cli::milliseconds, ...) is checked while parsing.
-  flags& option(std::string name, value_form value, std::string help,
-                std::string default_value = {});
-  /// Declares `--name VALUE` that may be given several times.
-  flags& repeated(std::string name, value_form value, std::string help,
-                  std::vector<std::string> default_values = {});
-  /// Declares `--name`, a switch that is off unless given.
-  flags& toggle(std::string name, std::string help);
-  /// Declares a positional argument; positionals are required, in order.
-  flags& positional(std::string name, std::string help);
-  /// Makes the flag or positional declared last a whole number in [min, max],
-  /// checked while parsing (so a bad one is a usage error, status 2).
+  /// Declares `--name TEXT`; `shown` is what --help calls the value (`DIR`).
+  flags& option(std::string name, std::string& into, std::string help, std::string shown = "TEXT");
+  /// Declares `--name HOST:PORT`, checked while parsing (parse_host_port()).
+  flags& option(std::string name, host_port& into, std::string help);
+  /// Declares `--name MS`, a whole number of milliseconds (see range()).
+  flags& option(std::string name, std::chrono::milliseconds& into, std::string help);
+  /// Declares `--name N`, a whole number from 0 to what `N` holds (see range()).
+  template <class N>
+    requires std::integral<N> && (!std::same_as<N, bool>)
+  flags& option(std::string name, N& into, std::string help, std::string shown = "N") {
+    return number(kind::option, std::move(name), std::move(shown), std::move(help), into);
+  }
+  /// Declares `--name HOST:PORT` that may be given several times; what is
+  /// given replaces the defaults.
+  flags& repeated(std::string name, std::vector<host_port>& into, std::string help);
+  /// Declares `--name TEXT` that may be given several times.
+  flags& repeated(std::string name, std::vector<std::string>& into, std::string help,
+                  std::string shown = "TEXT");
+  /// Declares `--name`, a switch that sets `into` when given.
+  flags& toggle(std::string name, bool& into, std::string help);
+  /// Declares a whole-number positional argument; positionals are required,
+  /// in order.
+  template <class N>
+    requires std::integral<N> && (!std::same_as<N, bool>)
+  flags& positional(std::string name, N& into, std::string help) {
+    std::string shown = name;
+    return number(kind::positional, std::move(name), std::move(shown), std::move(help), into);
+  }
+  /// Narrows the whole number declared last to [min, max], checked while
+  /// parsing (so a value outside it is a usage error, status 2).
   flags& range(long long min, long long max);
 
-  /// Parses the command line. Returns false when the program should exit
-  /// now with exit_status(): after `--help` (status 0) or a usage error,
-  /// which it has already reported on standard error (status 2).
+  /// Parses the command line into the declared variables. Returns false when
+  /// the program should exit now with exit_status(): after `--help` (status
+  /// 0) or a usage error, which it has already reported on standard error
+  /// (status 2); the variables are then as they were.
   bool parse(int argc, const char* const argv[]);
   /// The status to exit with when parse() returned false.
   int exit_status() const { return exit_status_; }
-
-  /// The value of an option or positional (its default when not given).
-  const std::string& value(std::string_view name) const;
-  /// Every value given for a repeated option, or its defaults.
-  const std::vector<std::string>& values(std::string_view name) const;
-  /// Whether a toggle was given.
-  bool is_on(std::string_view name) const;
-  /// value() parsed as `HOST:PORT`.
-  host_port endpoint(std::string_view name) const;
-  /// value() parsed as a whole number in [min, max].
-  long long number(std::string_view name, long long min, long long max) const;
-  /// value() parsed as a whole number, in the range() it was declared with.
-  long long number(std::string_view name) const;
 
   /// Writes the usage text that `--help` prints.
   void print_usage(std::ostream& out) const;
@@ -103,21 +100,36 @@ private:
   enum class kind { option, repeated, toggle, positional };
   struct declared {
     std::string name;
-    value_form value;
+    std::string shown;  // the value's name in --help
     std::string help;
     kind what = kind::option;
-    std::vector<std::string> values;  // defaults until parse() sees the flag
+    std::vector<std::string> values;  // the defaults, as text, until parse() sees the flag
     bool given = false;
-    bool ranged = false;  // a number within [min, max] (see range())
-    long long min = 0, max = 0;
+    enum class form { text, host_port, number } checked = form::text;
+    long long min = 0, max = 0;  // a number's range
+    // Reads `values` into the declared variable. Called only once every
+    // flag has been checked, so that a usage error changes no variable.
+    std::function<void(const declared&)> store;
   };
+  template <class N>
+  flags& number(kind what, std::string name, std::string shown, std::string help, N& into) {
+    constexpr long long most = std::cmp_less(LLONG_MAX, std::numeric_limits<N>::max())
+                                   ? LLONG_MAX
+                                   : static_cast<long long>(std::numeric_limits<N>::max());
+    return whole_number(what, std::move(name), std::move(shown), std::move(help),
+                        static_cast<long long>(into), most,
+                        [&into](long long n) { into = static_cast<N>(n); });
+  }
+  flags& whole_number(kind what, std::string name, std::string shown, std::string help,
+                      long long current, long long most, std::function<void(long long)> store);
+  flags& declare(declared d);
   declared& find(std::string_view name, std::string_view as_written);
-  const declared& find(std::string_view name) const;
   void parse_or_throw(int argc, const char* const argv[]);
   static void check_values(const declared& d);
 
   std::string program_, summary_;
   std::vector<declared> declared_;
+  bool help_ = false;
   int exit_status_ = 0;
 };
 
