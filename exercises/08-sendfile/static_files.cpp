@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <memory>
 
 namespace rdv::files {
@@ -56,6 +57,26 @@ void cork(tcp::socket& socket, bool in) {
 // How much of a file goes with one call, given `patience` to be taken: a
 // client taking less than this per send timeout has stalled.
 constexpr std::uint64_t file_step = 256 * 1024;
+
+// `automatic` made definite for `socket`: BBR (and any congestion control
+// whose name starts so, such as bbr2) paces a connection at the bandwidth it
+// has measured, and a head held back with MSG_MORE, even for the
+// microseconds until the file's first bytes join it, makes it measure less
+// (see the book's packets experiment). Asked for each response: a
+// connection's congestion control may change, and the call costs less
+// than a packet.
+packing definite(packing pack, tcp::socket& socket) {
+  if (pack != packing::automatic) return pack;
+#if defined(TCP_CONGESTION)
+  char name[16] = {};
+  socklen_t size = sizeof name;
+  if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CONGESTION, name, &size) == 0 &&
+      std::string_view(name, ::strnlen(name, sizeof name)).starts_with("bbr")) {
+    return packing::separate;
+  }
+#endif
+  return packing::joined;
+}
 
 // Sends a response's head as `pack` says (the first half of send_body()).
 bool send_head(tcp::socket& socket, std::string_view head, packing pack,
@@ -256,7 +277,7 @@ response file_server::answer_with_file(web::request& request, file_handle file,
       body->count,
       [body, pack = body->count > 0 ? options_.pack : packing::separate](
           tcp::socket& socket, std::string_view out, std::chrono::milliseconds patience) {
-        return send_body(socket, out, *body, pack, patience);
+        return send_body(socket, out, *body, definite(pack, socket), patience);
       }};
   return r;
 }

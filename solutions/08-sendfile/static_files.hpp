@@ -14,13 +14,15 @@ namespace rdv::files {
 
 // [packing]
 /// How a response's head and its file are handed to TCP. The default,
-/// `joined`, sends the fewest packets and needs no timer under any
-/// congestion control; the others are there for the experiment in the book.
+/// `automatic`, is `joined` (the fewest packets) unless the connection's
+/// congestion control paces its packets, as BBR does, and `separate` then;
+/// the others are there for the experiment in the book.
 enum class packing {
-  joined,    ///< the head written with MSG_MORE: it waits to leave with the file's first bytes
-  separate,  ///< the head written on its own, a small packet of its own (nginx's default)
-  nagle,     ///< the head on its own, Nagle's algorithm on (what a naive server does)
-  cork,      ///< Nagle on, and TCP_CORK from the head to the file's last byte
+  automatic,  ///< `separate` under a congestion control that paces (BBR), `joined` under others
+  joined,     ///< the head written with MSG_MORE: it waits to leave with the file's first bytes
+  separate,   ///< the head written on its own, a small packet of its own (nginx's default)
+  nagle,      ///< the head on its own, Nagle's algorithm on (what a naive server does)
+  cork,       ///< Nagle on, and TCP_CORK from the head to the file's last byte
 };
 // [packing]
 
@@ -30,7 +32,7 @@ struct static_options {
   bool use_sendfile = true;               ///< false: a read/write loop through a buffer
   confinement how = confinement::kernel;  ///< how paths are kept beneath the root
   std::size_t copy_buffer = 64 * 1024;    ///< the read/write loop's buffer
-  packing pack = packing::joined;         ///< how the head and the file meet TCP
+  packing pack = packing::automatic;      ///< how the head and the file meet TCP
 };
 
 /// A chapter 7 handler serving the files beneath `options.root` (opened now:

@@ -26,6 +26,7 @@ namespace {
 
 std::optional<rdv::files::packing> packing_named(const std::string& name) {
   using rdv::files::packing;
+  if (name == "auto") return packing::automatic;
   if (name == "joined") return packing::joined;
   if (name == "separate") return packing::separate;
   if (name == "nagle") return packing::nagle;
@@ -59,7 +60,7 @@ int main(int argc, char* argv[]) {
     std::string root = ".";
     rdv::cli::host_port listen{"127.0.0.1", 8000};
     bool no_sendfile = false;
-    std::string packing = "joined", congestion;
+    std::string packing = "auto", congestion;
   } settings;
   rdv::web::server_options options{.log = &std::cerr};
   flags.option("root", settings.root, "the directory to serve", "DIR")
@@ -70,8 +71,8 @@ int main(int argc, char* argv[]) {
               "drop a client that takes none of a file this long")
       .range(1, 86'400'000)
       .option("packing", settings.packing,
-              "how the head and the file meet TCP: joined, separate, nagle or cork (the book's "
-              "experiment)",
+              "how the head and the file meet TCP: auto, joined, separate, nagle or cork (the "
+              "book's experiment)",
               "HOW")
       .option("congestion", settings.congestion,
               "TCP congestion control for the connections (cubic, bbr, ...); default: the system's",
@@ -79,7 +80,7 @@ int main(int argc, char* argv[]) {
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const auto pack = packing_named(settings.packing);
   if (!pack) {
-    std::cerr << "static-server: --packing: expected joined, separate, nagle or cork, got "
+    std::cerr << "static-server: --packing: expected auto, joined, separate, nagle or cork, got "
               << settings.packing << '\n';
     return 2;
   }

@@ -28,7 +28,7 @@ TEST(Program, SendsTheSameBytesEveryWay) {
   explained_in("ch08-packets");
   const ch08::filled_root tree;
   const std::string big = ch08::pattern(ch08::temp_root::big_size);
-  for (const char* packing : {"joined", "separate", "nagle", "cork"}) {
+  for (const char* packing : {"auto", "joined", "separate", "nagle", "cork"}) {
     for (const bool sendfile : {true, false}) {
       std::vector<std::string> args = {"--root",      tree.root().string(), "--listen",
                                        "127.0.0.1:0", "--packing",          packing};

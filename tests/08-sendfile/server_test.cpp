@@ -8,9 +8,14 @@
 
 #include "rdv/test/book.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <cstring>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace {
@@ -243,28 +248,80 @@ TEST_F(StaticServer, AnswersRangesWith206And416) {
   EXPECT_EQ(c.read_response().body, "Hello") << c.transcript();
 }
 
-TEST(Packets, TheDefaultSendsTheHeadInOnePacketWithTheFile) {
+// Sets the TCP congestion control of `socket`; false where the kernel has
+// no such algorithm (or may not load it).
+bool set_congestion(int socket, std::string_view name) {
+  return ::setsockopt(socket, IPPROTO_TCP, TCP_CONGESTION, name.data(),
+                      static_cast<socklen_t>(name.size())) == 0;
+}
+
+// Serves tree's files with `pack`, and two more targets: /segments, how many
+// data segments this connection has sent so far (read from the server's
+// socket), and /congestion/NAME, which switches the connection's congestion
+// control to NAME (404 where the kernel has none of that name).
+ch08::server counting_server(const ch08::filled_root& tree, rdv::files::packing pack) {
+  const auto files = rdv::files::static_files({.root = tree.root().string(), .pack = pack});
+  return ch08::server([files](rdv::web::request& r) {
+    const int fd = r.socket.native_handle();
+    if (r.head.target == "/segments") {
+      return rdv::web::text_response(200, std::to_string(rdv::test::data_segments_sent(fd)));
+    }
+    if (r.head.target.starts_with("/congestion/")) {
+      const bool set = set_congestion(fd, r.head.target.substr(std::strlen("/congestion/")));
+      return rdv::web::text_response(set ? 200 : 404);
+    }
+    return files(r);
+  });
+}
+
+// What a client of `s` counts: the data segments the server sent for one
+// small file, after switching the connection to `congestion` ("" for the
+// system's); "" if the kernel has no such congestion control.
+std::string segments_for_hello(const ch08::server& s, const std::string& congestion) {
+  rdv::test::client c(s.thread);
+  if (!congestion.empty()) {
+    c.send(get("/congestion/" + congestion));
+    if (c.read_response().status != 200) return "";
+  }
+  c.send(get("/segments"));
+  const std::string before = c.read_response().body;
+  c.send(get("/hello.txt"));
+  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+  c.send(get("/segments"));
+  const std::string after = c.read_response().body;
+  // The /segments answer itself is one segment.
+  return std::to_string(std::stoi(after) - std::stoi(before) - 1);
+}
+
+TEST(Packets, JoinedSendsTheHeadInOnePacketWithTheFile) {
   explained_in("ch08-packets");
   if (!rdv::test::segment_counts_available()) {
     GTEST_SKIP() << "this system does not count TCP segments (TCP_INFO), as under qemu-user";
   }
   const ch08::filled_root tree;
-  // The static handler as it comes (--packing joined), and /segments: how
-  // many data segments this connection has sent so far, read from the
-  // server's socket.
-  const auto files = rdv::files::static_files({.root = tree.root().string()});
-  ch08::server s([files](rdv::web::request& r) {
-    if (r.head.target != "/segments") return files(r);
-    return rdv::web::text_response(
-        200, std::to_string(rdv::test::data_segments_sent(r.socket.native_handle())));
-  });
-  rdv::test::client c(s.thread);
-  c.send(get("/hello.txt"));
-  EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
-  c.send(get("/segments"));
-  EXPECT_EQ(c.read_response().body, "1")
-      << "the head and the 21 bytes of the file should leave in one TCP segment, not two\n"
-      << c.transcript();
+  const auto s = counting_server(tree, rdv::files::packing::joined);
+  EXPECT_EQ(segments_for_hello(s, ""), "1")
+      << "the head and the 21 bytes of the file should leave in one TCP segment, not two";
+}
+
+TEST(Packets, TheDefaultJoinsUnlessTheCongestionControlPaces) {
+  explained_in("ch08-packets");
+  if (!rdv::test::segment_counts_available()) {
+    GTEST_SKIP() << "this system does not count TCP segments (TCP_INFO), as under qemu-user";
+  }
+  const ch08::filled_root tree;
+  const auto s = counting_server(tree, rdv::files::static_options{}.pack);
+  const std::string under_cubic = segments_for_hello(s, "cubic");
+  const std::string under_bbr = segments_for_hello(s, "bbr");
+  if (!under_cubic.empty()) {
+    EXPECT_EQ(under_cubic, "1") << "under CUBIC, the head goes with the file";
+  }
+  if (!under_bbr.empty()) {
+    EXPECT_EQ(under_bbr, "2") << "under BBR, which paces, the head goes alone";
+  }
+  if (under_cubic.empty() || under_bbr.empty()) {
+    GTEST_SKIP() << "this kernel lacks CUBIC or BBR (see tcp_available_congestion_control)";
+  }
 }
 
 // The same tree, served with sendfile (true) or the read/write loop (false).

@@ -11,6 +11,8 @@ book is built, so that the prose says what the table says, always:
     {{ratio 09 "1" "128" "req/s"}}           row 1's req/s over row 128's, as 1.27
     {{rounds 07}}                            how many rounds the medians are of: 7
     {{machine 05}}                           the machine: "AMD EPYC, 2 cores, Linux 6.18..."
+    {{result 08:packets "joined · bbr" "req/s"}}   from bench/08-*/packets.md, another
+                                             results file of the chapter's bench
 
 A row is named by its first cell, or, where a table leaves cells blank
 under the one above (chapter 8's), by several cells joined with " · ",
@@ -92,9 +94,11 @@ def parse(text: str) -> Results:
 
 
 def results_file(chapter: str) -> Path:
-    found = sorted((ROOT / "bench").glob(f"{chapter}-*/results.md"))
+    """bench/NN-slug/results.md for "NN", bench/NN-slug/NAME.md for "NN:NAME"."""
+    number, _, name = chapter.partition(":")
+    found = sorted((ROOT / "bench").glob(f"{number}-*/{name or 'results'}.md"))
     if not found:
-        raise ResultError(f"chapter {chapter} has no bench/{chapter}-*/results.md")
+        raise ResultError(f"chapter {number} has no bench/{number}-*/{name or 'results'}.md")
     return found[0]
 
 
@@ -139,8 +143,9 @@ def expand(kind: str, body: str, cache: dict[str, Results] | None = None) -> str
     if kind == "cited":
         return body.strip()
     chapter, _, rest = body.strip().partition(" ")
-    if not re.fullmatch(r"\d\d", chapter):
-        raise ResultError(f"a placeholder starts with the chapter's number (NN), not '{chapter}'")
+    if not re.fullmatch(r"\d\d(?::[\w-]+)?", chapter):
+        raise ResultError(f"a placeholder starts with the chapter's number (NN, or NN:NAME for "
+                          f"bench/NN-*/NAME.md), not '{chapter}'")
     results = load(chapter, cache)
     args = ARGUMENT.findall(rest)
     if kind == "rounds":

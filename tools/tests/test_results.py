@@ -90,6 +90,13 @@ class Placeholders(unittest.TestCase):
     def test_a_ratio_divides_two_cells_of_a_column(self) -> None:
         self.assertEqual(self.expand('ratio 09 "1" "128" "req/s"'), "1.27")
 
+    def test_another_results_file_of_the_chapter_is_named_after_a_colon(self) -> None:
+        other = results.parse(RESULTS.replace("27,628", "9,999"))
+        self.assertEqual(results.expand("result", '09:packets "1" "req/s"', {"09:packets": other}), "9,999")
+        self.assertEqual(results.results_file("08:packets").name, "packets.md")
+        with self.assertRaises(results.ResultError):
+            results.results_file("08:nothing")
+
     def test_the_first_line_gives_rounds_and_machine(self) -> None:
         self.assertEqual(self.expand("rounds 09"), "3")
         self.assertEqual(self.expand("machine 09"), "Some CPU, 2 cores, Linux 6.1")

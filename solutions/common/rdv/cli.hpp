@@ -42,7 +42,8 @@ std::string to_string(const host_port& where);
 /// parse argv and to print `--help`. Each is declared with the variable its
 /// value goes to, of the value's type: a program reads its command line into
 /// a struct once, and names no flag again. The variable's value when it is
-/// declared is the default that `--help` shows.
+/// declared is the default that `--help` shows; the variables must outlive
+/// parse().
 ///
 ///     rdv::web::server_options options{.idle_timeout = std::chrono::seconds(5)};
 ///     rdv::cli::flags flags("server", "Serves.");
