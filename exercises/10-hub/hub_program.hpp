@@ -22,14 +22,15 @@ namespace rdv::hub {
 /// What the hub's command line says, with the protocol's defaults
 /// (appendix A1).
 struct hub_settings {
-  cli::host_port listen{"127.0.0.1", 8080};                   ///< `--listen`
-  cli::host_port reply_listen{"127.0.0.1", 14000};            ///< `--reply-listen`
-  std::vector<cli::host_port> backends{{"127.0.0.1", 9000}};  ///< `--backend`, repeated
-  std::chrono::milliseconds timeout{5000};                    ///< `--timeout-ms`
-  std::chrono::milliseconds backend_timeout{1000};            ///< `--backend-timeout-ms`
-  std::chrono::milliseconds send_timeout{60000};              ///< `--send-timeout-ms`
-  std::size_t max_pending = 10000;                            ///< `--max-pending`
-  std::string reply_token;                                    ///< `--reply-token`
+  cli::host_port listen{"127.0.0.1", 8080};         ///< `--listen`
+  cli::host_port reply_listen{"127.0.0.1", 14000};  ///< `--reply-listen`
+  std::vector<cli::host_port> backends{
+      cli::host_port{"127.0.0.1", 9000}};           ///< `--backend`, repeated
+  std::chrono::milliseconds timeout{5000};          ///< `--timeout-ms`
+  std::chrono::milliseconds backend_timeout{1000};  ///< `--backend-timeout-ms`
+  std::chrono::milliseconds send_timeout{60000};    ///< `--send-timeout-ms`
+  std::size_t max_pending = 10000;                  ///< `--max-pending`
+  std::string reply_token;                          ///< `--reply-token`
 };
 
 /// Declares the hub's flags on `flags`, each read into its field of `into`.
