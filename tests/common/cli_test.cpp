@@ -107,8 +107,12 @@ TEST(Flags, RejectsWhatTheUsageDoesNotAllowAndChangesNothing) {
     auto f = server_flags(s);
     ::testing::internal::CaptureStderr();
     EXPECT_FALSE(parse(f, args)) << "args starting " << args.front();
-    ::testing::internal::GetCapturedStderr();
+    const std::string said = ::testing::internal::GetCapturedStderr();
     EXPECT_EQ(f.exit_status(), 2);
+    EXPECT_NE(said.find("--listen HOST:PORT"), std::string::npos) << "the usage follows:\n" << said;
+    EXPECT_NE(said.find("[default: 127.0.0.1:8081]"), std::string::npos)
+        << "with the defaults, even of a flag given wrongly:\n"
+        << said;
     EXPECT_EQ(s.root, ".") << "a usage error leaves every variable as it was";
     EXPECT_EQ(s.listen.port, 8081);
   }

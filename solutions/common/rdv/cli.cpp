@@ -54,6 +54,7 @@ flags& flags::declare(declared d) {
   for (const declared& earlier : declared_) {
     if (earlier.name == d.name) throw std::logic_error("flag '" + d.name + "' declared twice");
   }
+  d.defaults = d.values;
   declared_.push_back(std::move(d));
   return *this;
 }
@@ -243,9 +244,9 @@ void flags::print_usage(std::ostream& out) const {
     if (d.what == kind::option || d.what == kind::repeated) left += ' ' + d.shown;
     out << "  " << std::left << std::setw(26) << left << ' ' << d.help;
     if (d.what == kind::repeated) out << " (repeatable)";
-    if (d.what != kind::positional && !d.values.empty() && !d.given) {
+    if (d.what != kind::positional && !d.defaults.empty()) {
       out << " [default:";
-      for (const auto& v : d.values) out << ' ' << v;
+      for (const auto& v : d.defaults) out << ' ' << v;
       out << ']';
     }
     out << '\n';

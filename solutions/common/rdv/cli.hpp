@@ -104,7 +104,8 @@ private:
     std::string shown;  // the value's name in --help
     std::string help;
     kind what = kind::option;
-    std::vector<std::string> values;  // the defaults, as text, until parse() sees the flag
+    std::vector<std::string> values;      // the defaults, as text, until parse() sees the flag
+    std::vector<std::string> defaults{};  // what --help shows, even after a usage error
     bool given = false;
     enum class form { text, host_port, number } checked = form::text;
     long long min = 0, max = 0;  // a number's range
