@@ -1,18 +1,22 @@
-// bench_ch02: how many requests per second one parser reads from the
-// corpus, on one thread. bench/02-http-parser/run starts it once per parser
-// and repetition; run it by hand with --help.
+// bench_ch02: how many requests per second each parser reads from the
+// corpus, on one thread, the parsers taking turns. bench/02-http-parser/run
+// starts it once per repetition; run it by hand with --help.
 #include "peers.hpp"
 #include "request_parser.hpp"
 
 #include "rdv/cli.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 // Every allocation of the process goes through these (glibc's own malloc
 // underneath), so that the benchmark can count allocations per request.
@@ -55,63 +59,100 @@ std::vector<std::size_t> request_ends(std::string_view corpus) {
   return ends;
 }
 
+// One parser's share of a measurement.
+struct contender {
+  std::string name;
+  std::unique_ptr<rdv::bench::parser_under_test> parser;
+  rdv::bench::tally first;  // what every pass must see again
+  std::uint64_t passes = 0, allocated = 0;
+  clock_type::duration spent{};
+};
+
+// Parses the corpus with `c`'s parser for about `slice`, timing each pass.
+//! [measure]
+void take_turn(contender& c, std::string_view corpus, clock_type::duration slice) {
+  for (clock_type::duration turn{}; turn < slice;) {
+    c.parser->prepare();  // outside the timed region
+    rdv::bench::tally pass;
+    const std::uint64_t allocations_before = allocations;
+    const auto start = clock_type::now();
+    const bool ok = c.parser->parse(corpus, pass);
+    const auto took = clock_type::now() - start;
+    c.allocated += allocations - allocations_before;
+    if (!ok || !(pass == c.first)) throw std::runtime_error(c.name + ": a pass gave another tally");
+    turn += took;
+    c.spent += took;
+    ++c.passes;
+  }
+}
+//! [measure]
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  rdv::cli::flags flags("bench_ch02", "Parses the benchmark corpus over and over with one "
-                                      "parser and prints requests/s, bytes/s and allocations "
-                                      "per request as one line of JSON (chapter 2).");
-  std::string parser_name = "rendezvous", corpus_file = "bench/02-http-parser/corpus.http";
-  std::chrono::milliseconds budget{1000};
+  rdv::cli::flags flags("bench_ch02", "Parses the benchmark corpus over and over with each "
+                                      "parser given and prints requests/s, bytes/s and "
+                                      "allocations per request, one line of JSON per parser "
+                                      "(chapter 2). Several parsers take turns of --turn-ms, "
+                                      "so that a slow moment of the machine hurts each alike.");
+  std::vector<std::string> parser_names;
+  std::string corpus_file = "bench/02-http-parser/corpus.http";
+  std::chrono::milliseconds budget{1000}, turn{20};
   bool list = false;
-  flags.option("parser", parser_name, "which parser (--list shows them)", "NAME")
+  flags
+      .repeated("parser", parser_names, "a parser to measure (--list shows them; rendezvous)",
+                "NAME")
       .option("corpus", corpus_file, "the requests to parse", "FILE")
-      .option("milliseconds", budget, "how long to measure")
+      .option("milliseconds", budget, "how long to measure each parser")
       .range(0, 600'000)
+      .option("turn-ms", turn, "how long each parser parses before the next takes its turn")
+      .range(1, 600'000)
       .toggle("list", list, "print the parsers this build has, and exit");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   if (list) {
     for (const auto& name : rdv::bench::parser_names()) std::cout << name << '\n';
     return 0;
   }
+  if (parser_names.empty()) parser_names.emplace_back("rendezvous");
   try {
     std::ifstream file(corpus_file, std::ios::binary);
     if (!file) throw std::runtime_error("cannot read " + corpus_file);
     const std::string corpus{std::istreambuf_iterator<char>(file), {}};
     const auto ends = request_ends(corpus);
-    auto parser = rdv::bench::make_parser(parser_name, corpus, ends);
-    if (!parser) throw std::runtime_error("no parser called " + parser_name);
-
-    //! [measure]
-    rdv::bench::tally first;
-    parser->prepare();
-    if (!parser->parse(corpus, first)) throw std::runtime_error("the parser rejected the corpus");
-    std::uint64_t passes = 0, allocated = 0;
-    clock_type::duration spent{};
-    while (spent < budget || passes < 3) {
-      parser->prepare();  // outside the timed region
-      rdv::bench::tally pass;
-      const std::uint64_t allocations_before = allocations;
-      const auto start = clock_type::now();
-      const bool ok = parser->parse(corpus, pass);
-      spent += clock_type::now() - start;
-      allocated += allocations - allocations_before;
-      if (!ok || !(pass == first)) throw std::runtime_error("a pass gave a different tally");
-      ++passes;
+    std::vector<contender> contenders;
+    for (const auto& name : parser_names) {
+      contender c;
+      c.name = name;
+      c.parser = rdv::bench::make_parser(name, corpus, ends);
+      if (!c.parser) throw std::runtime_error("no parser called " + name);
+      c.parser->prepare();
+      if (!c.parser->parse(corpus, c.first))
+        throw std::runtime_error(name + " rejected the corpus");
+      contenders.push_back(std::move(c));
     }
-    //! [measure]
-    const double seconds = std::chrono::duration<double>(spent).count();
-    const double requests = static_cast<double>(passes * first.requests);
-    std::printf(
-        "{\"parser\": \"%s\", \"requests_per_s\": %.0f, \"bytes_per_s\": %.0f, "
-        "\"allocations_per_request\": %.4f, \"requests\": %llu, \"fields\": %llu, "
-        "\"target_bytes\": %llu, \"body_bytes\": %llu, \"passes\": %llu}\n",
-        parser_name.c_str(), requests / seconds,
-        static_cast<double>(passes * corpus.size()) / seconds,
-        static_cast<double>(allocated) / requests, static_cast<unsigned long long>(first.requests),
-        static_cast<unsigned long long>(first.fields),
-        static_cast<unsigned long long>(first.target_bytes),
-        static_cast<unsigned long long>(first.body_bytes), static_cast<unsigned long long>(passes));
+    for (bool more = true; more;) {  // in turns, until each has had its budget
+      more = false;
+      for (contender& c : contenders) {
+        if (c.spent >= budget && c.passes >= 3) continue;
+        take_turn(c, corpus, std::min<clock_type::duration>(turn, budget - c.spent));
+        more = true;
+      }
+    }
+    for (const contender& c : contenders) {
+      const double seconds = std::chrono::duration<double>(c.spent).count();
+      const double requests = static_cast<double>(c.passes * c.first.requests);
+      std::printf("{\"parser\": \"%s\", \"requests_per_s\": %.0f, \"bytes_per_s\": %.0f, "
+                  "\"allocations_per_request\": %.4f, \"requests\": %llu, \"fields\": %llu, "
+                  "\"target_bytes\": %llu, \"body_bytes\": %llu, \"passes\": %llu}\n",
+                  c.name.c_str(), requests / seconds,
+                  static_cast<double>(c.passes * corpus.size()) / seconds,
+                  static_cast<double>(c.allocated) / requests,
+                  static_cast<unsigned long long>(c.first.requests),
+                  static_cast<unsigned long long>(c.first.fields),
+                  static_cast<unsigned long long>(c.first.target_bytes),
+                  static_cast<unsigned long long>(c.first.body_bytes),
+                  static_cast<unsigned long long>(c.passes));
+    }
   } catch (const std::exception& e) {
     std::cerr << "bench_ch02: " << e.what() << '\n';
     return 1;

@@ -30,6 +30,38 @@ inline constexpr std::array<bool, 256> token_chars = [] {
 /// Whether `c` may appear in a token.
 constexpr bool is_tchar(char c) { return token_chars[static_cast<unsigned char>(c)]; }
 
+/// The first byte in [p, end) that may not appear in a token, or `end`:
+/// std::find_if_not(p, end, is_tchar), sixteen bytes at a time where the
+/// processor has SSE2.
+//! [find_token_end]
+inline const char* find_token_end(const char* p, const char* end) {
+#if defined(__SSE2__)
+  // Sixteen bytes at a time, for the bytes nearly every token is made of:
+  // letters, digits and '-'. The first other byte ends the token, unless
+  // it is one of the rarer token characters ('_', '.', ...): then go on.
+  const auto within = [](__m128i v, char low, char high) {  // low <= v <= high, unsigned
+    const __m128i span = _mm_set1_epi8(static_cast<char>(high - low));
+    return _mm_cmpeq_epi8(_mm_max_epu8(_mm_sub_epi8(v, _mm_set1_epi8(low)), span), span);
+  };
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i usual = _mm_or_si128(
+        _mm_or_si128(within(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z'), within(v, '0', '9')),
+        _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    const auto other = static_cast<unsigned>(~_mm_movemask_epi8(usual) & 0xffff);
+    if (other == 0) {
+      p += 16;
+    } else if (p += __builtin_ctz(other); !is_tchar(*p)) {
+      return p;
+    } else {
+      ++p;  // a rarer token character
+    }
+  }
+#endif
+  return std::find_if_not(p, end, is_tchar);
+}
+//! [find_token_end]
+
 /// Whether `c` is optional whitespace (OWS): a space or a horizontal tab.
 constexpr bool is_ows(char c) { return c == ' ' || c == '\t'; }
 
@@ -64,29 +96,38 @@ constexpr bool any_element(std::string_view list, Each each) {
 
 /// The first byte in [p, end) that may not appear inside a line: a control
 /// character other than HTAB (CR and LF included), or DEL. Returns `end` if
-/// there is none. Bytes 0x80-0xFF (obs-text) may appear.
-//! [find_line_stop]
-inline const char* find_line_stop(const char* p, const char* end) {
-#if defined(__SSE2__)
-  // Sixteen bytes at a time: a saturating subtraction leaves zero exactly
-  // for the bytes below 0x20; add DEL, and look at the first one flagged.
-  // HTAB is flagged too, and skipped: it is rare in heads.
-  const __m128i below_space = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
-  for (; end - p >= 16; p += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i control = _mm_cmpeq_epi8(_mm_subs_epu8(v, below_space), _mm_setzero_si128());
-    auto mask =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, _mm_cmpeq_epi8(v, del))));
-    for (; mask != 0; mask &= mask - 1) {
-      if (p[__builtin_ctz(mask)] != '\t') return p + __builtin_ctz(mask);
-    }
-  }
-#endif
-  for (; p != end; ++p) {  // the last few bytes, one at a time
+/// there is none. Bytes 0x80-0xFF (obs-text) may appear. One byte at a
+/// time: find_line_stop() gives the same answer faster.
+//! [find_line_stop_bytewise]
+inline const char* find_line_stop_bytewise(const char* p, const char* end) {
+  for (; p != end; ++p) {
     const auto c = static_cast<unsigned char>(*p);
     if ((c < 0x20 && c != '\t') || c == 0x7f) return p;
   }
   return p;
+}
+//! [find_line_stop_bytewise]
+
+/// What find_line_stop_bytewise() finds, sixteen bytes at a time where the
+/// processor has SSE2 (every x86-64 one does).
+//! [find_line_stop]
+inline const char* find_line_stop(const char* p, const char* end) {
+#if defined(__SSE2__)
+  // A saturating subtraction leaves zero exactly for the bytes below 0x20;
+  // take HTAB out of those, add DEL, and the first byte flagged is the one.
+  const __m128i below_space = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f),
+                tab = _mm_set1_epi8('\t');
+  for (; end - p >= 16; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_subs_epu8(v, below_space), _mm_setzero_si128());
+    const __m128i stop =
+        _mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi8(v, tab), control), _mm_cmpeq_epi8(v, del));
+    if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(stop)); mask != 0) {
+      return p + __builtin_ctz(mask);
+    }
+  }
+#endif
+  return find_line_stop_bytewise(p, end);  // the last few bytes
 }
 //! [find_line_stop]
 

@@ -19,8 +19,8 @@ parse_error parse_field_line(std::string_view line, field& out) {
   //       and why does it matter which one a proxy and a server agree on?
   // STUB: (void)line; (void)out;
   if (!line.empty() && is_ows(line.front())) return parse_error::obs_fold;
-  const auto name_end =
-      static_cast<std::size_t>(std::find_if_not(line.begin(), line.end(), is_tchar) - line.begin());
+  const auto name_end = static_cast<std::size_t>(
+      find_token_end(line.data(), line.data() + line.size()) - line.data());
   if (name_end == 0 || name_end == line.size()) return parse_error::bad_field_name;  // no colon
   if (line[name_end] != ':') {  // "Name : value" is not "Name: value" to every parser
     const auto colon = line.find_first_not_of(" \t", name_end);

@@ -27,10 +27,10 @@ parse_error parse_request_line(std::string_view line, request_head& out) {
   if (target_end == std::string_view::npos) return parse_error::bad_request_line;  // HTTP/0.9
   if (target_end == method_end + 1) return parse_error::bad_target;                // empty
   const std::string_view version = line.substr(target_end + 1);
-  if (version.find(' ') != std::string_view::npos) return parse_error::bad_target;  // a space
   if (version.size() != 8 || !version.starts_with("HTTP/") || !is_digit(version[5]) ||
       version[6] != '.' || !is_digit(version[7])) {
-    return parse_error::bad_version;
+    const bool spaced = version.find(' ') != std::string_view::npos;  // a space in the target
+    return spaced ? parse_error::bad_target : parse_error::bad_version;
   }
   if (version[5] != '1') return parse_error::version_not_supported;  // HTTP/2.0, HTTP/0.9
   out.method = line.substr(0, method_end);
