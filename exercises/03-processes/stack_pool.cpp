@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <new>
 #include <system_error>
 #include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
@@ -80,6 +81,26 @@ char* stack_pool::new_slot() {
   throw rdv::todo("ch03.1", "carve a new slot out of the newest region, reserving another when it is full");
 }
 //! [new_slot]
+
+//! [trim]
+std::size_t stack_pool::trim() const noexcept {
+  // Room below this frame for the frames still to come: madvise(2)'s, and
+  // the sanitizers' when they are built in.
+  constexpr std::uintptr_t callee_room = 512;
+  const auto here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  for (const auto& [base, bytes] : regions_) {
+    const auto first = reinterpret_cast<std::uintptr_t>(base);
+    if (here < first || here >= first + bytes) continue;
+    const std::uintptr_t slot = first + (here - first) / slot_size_ * slot_size_;
+    const std::uintptr_t lowest = slot + guard_size_;  // the guard page stays as it is
+    const std::uintptr_t below = (here - callee_room) & ~(page_size() - 1);
+    if (below <= lowest) return 0;
+    if (::madvise(reinterpret_cast<void*>(lowest), below - lowest, MADV_DONTNEED) != 0) return 0;
+    return below - lowest;
+  }
+  return 0;
+}
+//! [trim]
 
 boost::context::stack_context stack_pool::in(char* slot) const noexcept {
   boost::context::stack_context stack;

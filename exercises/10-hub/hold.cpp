@@ -34,8 +34,9 @@ peeked peek_client(tcp::socket& client) {
 }  // namespace
 
 //! [register]
-hold::hold(request_id id, tcp::socket& client, hub_stats& stats)
-    : id_(std::move(id)), client_(client), stats_(stats) {
+hold::hold(request_id id, tcp::socket& client, hub_stats& stats,
+           std::chrono::milliseconds trim_after)
+    : id_(std::move(id)), client_(client), stats_(stats), trim_after_(trim_after) {
   // TODO(ch10.2, part 1 of 2): hold the client: be found under the request's id, and take the reply
   // Hint: The reply handler will find the held client by its id alone. Which chapter 4
   //   call makes a name lead to this process? (more: ./course hint 10 2)
@@ -59,6 +60,7 @@ void hold::forget() {
 //! [wait]
 hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
   deadline_ = deadline;
+  trim_at_ = clock::now() + trim_after_;
   forward_ = forward;
   watch_client();
   if (forward_) note(forward_->ask_next(deadline_));
@@ -119,19 +121,27 @@ void hold::note(forward_attempts::state forward) {
   if (forward == forward_attempts::state::refused) end_ = hold_end::refused;
 }
 
+//! [alarm]
 // When the hold must look at the clock: the deadline, or before it the end
-// of the time of the backend being asked.
+// of the time of the backend being asked, or the time to trim the stack.
 hold::clock::time_point hold::next_alarm() const {
-  return forward_ ? std::min(deadline_, forward_->backend_deadline()) : deadline_;
+  const auto backend = forward_ ? forward_->backend_deadline() : clock::time_point::max();
+  return std::min({deadline_, backend, trim_at_});
 }
 
 void hold::alarm() {
-  if (clock::now() >= deadline_) {
+  const auto now = clock::now();
+  if (now >= deadline_) {
     end_ = hold_end::timed_out;
-  } else if (forward_) {
+  } else if (forward_ && now >= forward_->backend_deadline()) {
     note(forward_->backend_timed_out(deadline_));  // the next backend's turn, if any is left
+  } else if (now >= trim_at_) {
+    // A long wait: the frames below this one are dead until the reply comes.
+    trim_at_ = clock::time_point::max();
+    if (proc::scheduler::current().trim_stack() > 0) ++stats_.trimmed;
   }
 }
+//! [alarm]
 
 web::response worker_answer(verdict v) {
   if (v == verdict::not_waiting) {

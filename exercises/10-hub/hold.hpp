@@ -70,8 +70,11 @@ public:
   using clock = std::chrono::steady_clock;
 
   /// Registers the calling process as `id`, counted in stats.pending, for
-  /// the client at the other end of `client`.
-  hold(request_id id, boost::asio::ip::tcp::socket& client, hub_stats& stats);
+  /// the client at the other end of `client`. Once the hold has waited
+  /// `trim_after`, the process gives back the pages of its stack that the
+  /// wait does not use (counted in stats.trimmed).
+  hold(request_id id, boost::asio::ip::tcp::socket& client, hub_stats& stats,
+       std::chrono::milliseconds trim_after = std::chrono::seconds(1));
   /// Forgets the id, unless that is done.
   ~hold();
   hold(const hold&) = delete;
@@ -110,6 +113,8 @@ private:
   bool registered_ = false;
   bool pipelined_ = false;  // the client's next request is here: the hang-up watch took over
   clock::time_point deadline_{};
+  std::chrono::milliseconds trim_after_;
+  clock::time_point trim_at_ = clock::time_point::max();  // max once trimmed
   forward_attempts* forward_ = nullptr;
   std::optional<hold_end> end_;
   web::response answer_;

@@ -29,6 +29,9 @@ struct hub_options {
   /// How long a backend may take to answer a forward before the next one is
   /// asked (`--backend-timeout-ms`; never more than half the client's time).
   std::chrono::milliseconds backend_timeout{1000};
+  /// How long a client is held before its process gives back the pages of
+  /// its stack that the wait does not use (`--trim-after-ms`).
+  std::chrono::milliseconds trim_after{1000};
   /// How many clients may be held at once; more get 503 (`--max-pending`).
   std::size_t max_pending = 10000;
   /// If not empty, replies need `Authorization: Bearer <reply_token>`.

@@ -22,6 +22,9 @@ void add_hub_flags(cli::flags& flags, hub_settings& into) {
       .option("send-timeout-ms", into.send_timeout,
               "drop a client or worker that takes none of an answer this long")
       .range(1, 86'400'000)
+      .option("trim-after-ms", into.trim_after,
+              "a client held this long gives back the stack pages its wait does not use")
+      .range(0, 86'400'000)
       .option("max-pending", into.max_pending, "clients held at once; more get 503")
       .range(1, 1'000'000)
       .option("reply-token", into.reply_token,
@@ -47,6 +50,7 @@ hub_options hub_options_from(const hub_settings& settings, boost::asio::io_conte
   return {.backends = std::move(backends),
           .timeout = settings.timeout,
           .backend_timeout = settings.backend_timeout,
+          .trim_after = settings.trim_after,
           .max_pending = settings.max_pending,
           .reply_token = settings.reply_token,
           .reply_to = url_of(ports.replies.local_endpoint()) + "/reply/",

@@ -113,6 +113,10 @@ public:
   mailbox& own_mailbox() { return running().inbox; }
   /// The pool of the processes' stacks.
   const stack_pool& stacks() const noexcept { return stacks_; }
+  /// Gives back the pages of the running process's stack below the frame
+  /// it runs in (stack_pool::trim()), before it waits a long time. Returns
+  /// the bytes given back; 0 outside a process.
+  std::size_t trim_stack() const noexcept { return running_ ? stacks_.trim() : 0; }
 
   /// A new ticket for the running process's next wait; its older tickets
   /// become stale. Tickets are the seam for chapters 4 and 6, whose waits

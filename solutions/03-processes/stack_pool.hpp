@@ -41,6 +41,14 @@ public:
   /// Takes back a stack that allocate() returned.
   void deallocate(boost::context::stack_context& stack) noexcept;
 
+  /// Gives back to the kernel the pages of the stack the caller runs on
+  /// that lie wholly below its frame, but for a little room for the frames
+  /// it calls: the dead frames of a process that is about to wait a long
+  /// time. They read as zeros, and cost memory again, when the process next
+  /// reaches that deep. Returns the bytes given back: 0 on a stack that is
+  /// not the pool's (the thread's own), or one with nothing below its frame.
+  std::size_t trim() const noexcept;
+
   /// Whether the stacks have guard pages.
   bool guarded() const noexcept { return guarded_; }
   /// How many stacks are handed out.

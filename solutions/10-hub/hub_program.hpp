@@ -29,6 +29,7 @@ struct hub_settings {
   std::chrono::milliseconds timeout{5000};          ///< `--timeout-ms`
   std::chrono::milliseconds backend_timeout{1000};  ///< `--backend-timeout-ms`
   std::chrono::milliseconds send_timeout{60000};    ///< `--send-timeout-ms`
+  std::chrono::milliseconds trim_after{1000};       ///< `--trim-after-ms`
   std::size_t max_pending = 10000;                  ///< `--max-pending`
   std::string reply_token;                          ///< `--reply-token`
 };

@@ -17,6 +17,7 @@ std::string to_json(const hub_stats& stats, const hub_link* link) {
   out["rejected"] = stats.rejected;
   out["late_replies"] = stats.late_replies;
   out["abandoned"] = stats.abandoned;
+  out["trimmed"] = stats.trimmed;
   if (link) link->add_stats(out);
   return boost::json::serialize(out);
 }

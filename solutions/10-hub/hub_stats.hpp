@@ -25,14 +25,15 @@ struct hub_stats {
   std::uint64_t rejected = 0;        ///< clients answered 503 (too many held)
   std::uint64_t late_replies = 0;    ///< replies answered 404: nobody waits under that id
   std::uint64_t abandoned = 0;       ///< clients that left while held
+  std::uint64_t trimmed = 0;         ///< holds that gave back their stack's unused pages
 };
 // [hub_stats]
 
 class hub_link;
 
 /// The counters as one JSON object, in the order the hub protocol lists them
-/// (then `abandoned`, which this hub adds so that the counters add up), and
-/// what `link`, if any, adds (chapter 11).
+/// (then `abandoned`, which this hub adds so that the counters add up, and
+/// `trimmed`), and what `link`, if any, adds (chapter 11).
 std::string to_json(const hub_stats& stats, const hub_link* link = nullptr);
 
 }  // namespace rdv::hub

@@ -2,6 +2,7 @@
 // reserved address space, a new reservation when one is used up, the most
 // recently freed stack handed out first, and memory committed only for the
 // pages a process touches.
+#include "scheduler.hpp"
 #include "stack_pool.hpp"
 
 #include "rdv/test/book.hpp"
@@ -97,6 +98,47 @@ TEST(StackPool, CommitsMemoryOnlyForThePagesAProcessTouches) {
   *near_top = 1;  // a process's first frame
   EXPECT_EQ(resident_pages(s, stack_size), 1u) << "touching one byte should commit one page";
   pool.deallocate(s);
+}
+
+// Touches `depth` KiB of stack below the caller, one frame per KiB, and
+// returns a sum that depends on every byte, so that no frame is optimised out.
+[[gnu::noinline]] int touch_stack(int depth) {
+  volatile char frame[1024];
+  for (std::size_t i = 0; i < sizeof frame; ++i) frame[i] = static_cast<char>(depth + i);
+  return depth == 0 ? frame[7] : frame[depth % 1024] + touch_stack(depth - 1);
+}
+
+TEST(StackPool, TrimGivesBackThePagesBelowTheRunningFrame) {
+  explained_in("ch03-stacks");
+  rdv::proc::scheduler node({.stacks = {.size = stack_size}});
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::size_t given_back = 0, resident_after_trim = 99, resident_again = 0;
+  int first = 0, again = 0;
+  node.spawn([&] {
+    char here = 0;
+    const auto at = reinterpret_cast<std::uintptr_t>(&here) & ~(page - 1);
+    // How many of the four pages from two to five pages under the one of
+    // `here` are in memory (the page just under it may hold trim's frame).
+    const auto below = [&] {
+      std::vector<unsigned char> in_core(4);
+      ::mincore(reinterpret_cast<void*>(at - 5 * page), 4 * page, in_core.data());
+      return static_cast<std::size_t>(
+          std::count_if(in_core.begin(), in_core.end(), [](unsigned char c) { return c & 1; }));
+    };
+    first = touch_stack(24);  // 24 KiB deeper: six pages or so
+    given_back = rdv::proc::scheduler::current().trim_stack();
+    resident_after_trim = below();
+    again = touch_stack(24);  // the same frames again, on fresh zero pages
+    resident_again = below();
+    here = 1;
+  });
+  node.run();
+  EXPECT_GE(given_back, 5 * page) << "the pages the deep calls touched should go back";
+  EXPECT_EQ(resident_after_trim, 0u) << "the pages under the running frame should be given back";
+  EXPECT_EQ(resident_again, 4u) << "calling deep again should commit them again";
+  EXPECT_EQ(again, first) << "the process should run on as before after the trim";
+  EXPECT_EQ(rdv::proc::scheduler::current().trim_stack(), 0u)
+      << "outside a process there is no pool stack to trim";
 }
 
 }  // namespace

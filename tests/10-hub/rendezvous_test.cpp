@@ -38,6 +38,29 @@ TEST(Rendezvous, TheWorkersReplyIsTheClientsAnswer) {
   EXPECT_EQ(stats.at("pending").as_int64(), 0) << boost::json::serialize(stats);
 }
 
+TEST(Rendezvous, AClientHeldLongGivesBackItsStackPagesAndStillGetsItsReply) {
+  explained_in("ch10-memory");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000", "--trim-after-ms", "50"});
+  rdv::test::client c(hub.front());
+  c.send(ch10::get("/patient"));
+  const ch10::forwarded f = backend.next();
+  EXPECT_TRUE(hub.wait_for_stat("trimmed", 1))
+      << "a client held past --trim-after-ms should have given back its stack's unused pages\n"
+      << boost::json::serialize(hub.stats());
+  const auto posted =
+      ch10::post_reply(hub.replies(), f.id(), ch10::http_message(ok, "worth the wait"));
+  EXPECT_EQ(posted.status, 204) << hub.output();
+  const auto answer = c.read_response();
+  EXPECT_EQ(answer.status, 200) << c.transcript();
+  EXPECT_EQ(answer.body, "worth the wait") << c.transcript();
+  c.send(ch10::get("/again"));  // the process goes on, deeper than its trimmed stack
+  ASSERT_EQ(
+      ch10::post_reply(hub.replies(), backend.next().id(), ch10::http_message(ok, "again")).status,
+      204);
+  EXPECT_EQ(c.read_response().body, "again") << c.transcript();
+}
+
 TEST(Rendezvous, AKeptAliveClientIsHeldForEachOfItsRequests) {
   explained_in("ch10-rendezvous");
   ch10::test_backend backend;
