@@ -106,11 +106,20 @@ arrival read_request(connection& c) {
     c.in.used(s.used);
     switch (s.what) {
     case http::event::head: {
-      // What follows the head needs room in the buffer: a chunked body's
-      // trailer section is parsed in place after it. Made now, before any of
-      // the body is used: if the bytes had to move, parse the head again.
-      const bool chunked = c.parser.body_framing().kind == http::body_kind::chunked;
-      if (c.in.room_after_head(chunked ? c.options.limits.max_head + http::max_chunk_line : 4096)) {
+      // What follows the head needs room in the buffer: a body's pieces are
+      // read into it, and a chunked body's trailer section is parsed in
+      // place after them. Made now, before any of the body is used: if the
+      // bytes had to move, parse the head again. No body, no room: the
+      // buffer stays as small as it is while the request is handled (a
+      // held client's, for minutes), and the next request makes its own.
+      std::size_t room = 0;
+      switch (c.parser.body_framing().kind) {
+      case http::body_kind::none: break;
+      case http::body_kind::chunked: room = c.options.limits.max_head + http::max_chunk_line; break;
+      case http::body_kind::length:
+      case http::body_kind::until_close: room = 4096; break;
+      }
+      if (c.in.room_after_head(room)) {
         c.parser.reset();
         break;
       }
