@@ -68,10 +68,12 @@ struct contender {
   clock_type::duration spent{};
 };
 
-// Parses the corpus with `c`'s parser for about `slice`, timing each pass.
+// Parses the corpus with `c`'s parser for about `slice`, timing each pass;
+// one pass at least, so that every turn makes progress.
 //! [measure]
 void take_turn(contender& c, std::string_view corpus, clock_type::duration slice) {
-  for (clock_type::duration turn{}; turn < slice;) {
+  clock_type::duration turn{};
+  do {
     c.parser->prepare();  // outside the timed region
     rdv::bench::tally pass;
     const std::uint64_t allocations_before = allocations;
@@ -83,7 +85,7 @@ void take_turn(contender& c, std::string_view corpus, clock_type::duration slice
     turn += took;
     c.spent += took;
     ++c.passes;
-  }
+  } while (turn < slice);
 }
 //! [measure]
 

@@ -30,11 +30,17 @@ const char* first_non_token(const char* p, const char* end) {
   return end;
 }
 
-// Calls `check(text, position, byte)` with every text of 0 to 40 bytes
-// made of `filler`, with every byte value put at every position in it,
-// until a check fails.
-template <class Check>
-void every_byte_everywhere(std::string_view filler, Check check) {
+// Checks that `fast` finds what `rule` finds in every text of 0 to 40
+// bytes made of `filler`, with every byte value put at every position in
+// it, until the first disagreement.
+template <class Fast, class Rule>
+void agrees_everywhere(std::string_view filler, Fast fast, Rule rule) {
+  const auto check = [&](const std::string& text, std::size_t at, int byte) {
+    const char* const begin = text.data();
+    const char* const end = begin + text.size();
+    ASSERT_EQ(fast(begin, end) - begin, rule(begin, end) - begin)
+        << "in " << text.size() << " bytes with byte " << byte << " at " << at;
+  };
   for (std::size_t size = 0; size <= 40; ++size) {
     std::string text;
     for (std::size_t i = 0; i < size; ++i) text += filler[i % filler.size()];
@@ -44,7 +50,7 @@ void every_byte_everywhere(std::string_view filler, Check check) {
         std::string changed = text;
         changed[at] = static_cast<char>(byte);
         check(changed, at, byte);
-        if (::testing::Test::HasFatalFailure()) return;  // the first disagreement is enough
+        if (::testing::Test::HasFatalFailure()) return;
       }
     }
   }
@@ -52,26 +58,15 @@ void every_byte_everywhere(std::string_view filler, Check check) {
 
 TEST(Lines, FindTheFirstByteThatEndsALineAsOneByteAtATimeWould) {
   explained_in("ch02-simd");
-  every_byte_everywhere("Accept: text/html;q=0.9, \t*/*", [](const std::string& text,
-                                                             std::size_t at, int byte) {
-    const char* const begin = text.data();
-    const char* const end = begin + text.size();
-    ASSERT_EQ(rdv::http::find_line_stop(begin, end) - begin, first_line_stop(begin, end) - begin)
-        << "in " << text.size() << " bytes with byte " << byte << " at " << at;
-  });
+  agrees_everywhere("Accept: text/html;q=0.9, \t*/*", rdv::http::find_line_stop, first_line_stop);
 }
 
 TEST(Lines, FindTheEndOfATokenAsOneByteAtATimeWould) {
   explained_in("ch02-simd");
   // Letters of both cases, digits and '-' (the fast path), and a rarer
   // token character now and then.
-  every_byte_everywhere("Sec-Fetch-Dest-9z_Accept.Language~0AZaz", [](const std::string& text,
-                                                                      std::size_t at, int byte) {
-    const char* const begin = text.data();
-    const char* const end = begin + text.size();
-    ASSERT_EQ(rdv::http::find_token_end(begin, end) - begin, first_non_token(begin, end) - begin)
-        << "in " << text.size() << " bytes with byte " << byte << " at " << at;
-  });
+  agrees_everywhere("Sec-Fetch-Dest-9z_Accept.Language~0AZaz", rdv::http::find_token_end,
+                    first_non_token);
 }
 
 }  // namespace
