@@ -100,6 +100,32 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def stack_pool_rss(pids: list[int]) -> int:
+    """Resident bytes of `pids` in the stack pool's regions: anonymous
+    mappings of 256 MiB and more (chapter 3 reserves 4,096 stacks of 64 KiB
+    at a time; malloc's arenas are at most 64 MiB)."""
+    total = 0
+    for pid in pids:
+        big = False
+        for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+            fields = line.split()
+            if fields and "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:  # a mapping's first line
+                low, high = (int(x, 16) for x in fields[0].split("-"))
+                big = len(fields) == 5 and high - low >= 256 << 20
+            elif big and fields[:1] == ["Rss:"]:
+                total += int(fields[1]) * 1024
+    return total
+
+
+def tcp_memory_bytes() -> int:
+    """The kernel's memory for TCP buffers, all sockets (/proc/net/sockstat)."""
+    for line in Path("/proc/net/sockstat").read_text().splitlines():
+        if line.startswith("TCP:"):
+            fields = line.split()
+            return int(fields[fields.index("mem") + 1]) * os.sysconf("SC_PAGE_SIZE")
+    return 0
+
+
 def wait_listening(port: int, seconds: float = 30, running: Callable[[], bool] = lambda: True,
                    host: str = "127.0.0.1") -> bool:
     """Whether something accepts connections on `host`:`port` within

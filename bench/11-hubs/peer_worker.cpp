@@ -12,8 +12,16 @@
 //   --mode nchan  answers nchan's authorization subrequest 204 and publishes
 //                 the answer to /pub/<X-Hub-Request-Id> at --publish.
 //
-// The answer is the same small JSON body everywhere. Publishes and replies
-// go on kept-alive connections (chapter 10's pool), as the hub's worker does.
+// The answer is the same small JSON body everywhere; its "posted_ns" says
+// when it was sent (CLOCK_MONOTONIC, which every process on the machine
+// shares), for a client to tell how long its delivery took. Publishes and
+// replies go on kept-alive connections (chapter 10's pool), as the hub's
+// worker does.
+//
+// With --until-released, no job ends by itself: each waits until a request
+// for /release/COUNT/RATE lets the COUNT oldest go, RATE per second
+// (chapter 10's bench of many held clients). /count says how many jobs
+// began, /released how many answers were posted and taken (2xx).
 #include "acceptor.hpp"
 #include "connection_pool.hpp"
 #include "event_loop.hpp"
@@ -27,6 +35,10 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
+
+#include <charconv>
+#include <deque>
+#include <functional>
 
 #include <iostream>
 #include <string>
@@ -50,8 +62,11 @@ struct peer {
   std::chrono::milliseconds delay{0};       // --delay-ms: how long a job takes
   std::uint64_t channels = 0;               // grip: the last channel made
   std::unordered_map<std::string, std::string> published;  // grip: channel -> answer
-  std::uint64_t jobs = 0;       // forwards (or subrequests) that began a job
-  std::uint64_t recovered = 0;  // grip: answers given to Pushpin's recovery requests
+  std::uint64_t jobs = 0;                     // forwards (or subrequests) that began a job
+  std::uint64_t recovered = 0;                // grip: answers given to Pushpin's recovery requests
+  bool until_released = false;                // --until-released: jobs wait for /release
+  std::deque<std::function<void()>> waiting;  // the ends of jobs not released yet, oldest first
+  std::uint64_t released = 0;                 // answers posted and taken (2xx)
 
   // Waits as long as a job takes, letting other processes run.
   void pause() const {
@@ -68,34 +83,78 @@ struct peer {
     const auto answer =
         pool.exchange(target, request, "POST",
                       rdv::hub::connection_pool::clock::now() + std::chrono::seconds(10));
-    if (answer.error || answer.status / 100 != 2) {
+    if (!answer.error && answer.status / 100 == 2) {
+      ++released;
+    } else {
       std::cerr << "peer_worker: POST " << path << ": "
                 << (answer.error ? answer.error.message() : std::to_string(answer.status)) << '\n';
     }
   }
 
-  // The answer every system's client gets: JSON naming the target.
+  // The answer every system's client gets: JSON naming the target, and
+  // the moment it leaves (steady_clock is CLOCK_MONOTONIC on Linux).
   static std::string answer_for(std::string_view target) {
-    return json::serialize(
-        json::object{{"worker", "peer_worker"}, {"target", target}, {"done", true}});
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    return json::serialize(json::object{
+        {"worker", "peer_worker"},
+        {"target", target},
+        {"done", true},
+        {"posted_ns", std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()}});
+  }
+
+  // A job's end, `finish`: after the job's time, or when it is released.
+  void later(std::function<void()> finish) {
+    if (until_released) return waiting.push_back(std::move(finish));
+    rdv::proc::spawn([this, finish = std::move(finish)] {
+      pause();
+      finish();
+    });
+  }
+
+  // /release/COUNT/RATE: the COUNT oldest waiting jobs end, RATE per second,
+  // each in a process of its own, so that a slow answer holds up no other.
+  web::response release(std::string_view what) {
+    std::uint64_t count = 0, rate = 0;
+    const auto slash = what.find('/');
+    const auto number = [](std::string_view text, std::uint64_t& into) {
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), into);
+      return ec == std::errc() && end == text.data() + text.size();
+    };
+    if (slash == what.npos || !number(what.substr(0, slash), count) ||
+        !number(what.substr(slash + 1), rate) || rate == 0) {
+      return web::text_response(400, "expected /release/COUNT/RATE\n");
+    }
+    count = std::min<std::uint64_t>(count, waiting.size());
+    rdv::proc::spawn([this, count, rate] {
+      const auto start = std::chrono::steady_clock::now();
+      for (std::uint64_t i = 0; i < count && !waiting.empty(); ++i) {
+        boost::asio::steady_timer step(rdv::proc::current_io_context(),
+                                       start + std::chrono::nanoseconds(i * 1'000'000'000 / rate));
+        step.async_wait(rdv::proc::use_process);
+        rdv::proc::spawn(std::move(waiting.front()));
+        waiting.pop_front();
+      }
+    });
+    return web::text_response(200, std::to_string(count) + "\n");
   }
 
   web::response handle(web::request& r) {
     // The benchmark asks how many jobs have begun, to know when all the
     // clients it sent are held.
     if (r.head.target == "/count") return web::text_response(200, std::to_string(jobs));
+    if (r.head.target == "/released") return web::text_response(200, std::to_string(released));
+    if (r.head.target.starts_with("/release/")) return release(r.head.target.substr(9));
     ++jobs;
     switch (how) {
     case mode::hub: {
       const std::string id(r.head.fields.find("X-Hub-Request-Id").value_or(""));
-      web::response answer;
-      answer.fields = {{"Content-Type", "application/json"}};
-      answer.body = answer_for(r.head.target);
-      std::string message;
-      web::write_head(answer, true, message);  // a whole response, as message/http carries it
-      message += answer.body;
-      rdv::proc::spawn([this, id, message] {
-        pause();
+      later([this, id, target = std::string(r.head.target)] {
+        web::response answer;
+        answer.fields = {{"Content-Type", "application/json"}};
+        answer.body = answer_for(target);
+        std::string message;
+        web::write_head(answer, true, message);  // a whole response, as message/http carries it
+        message += answer.body;
         post("/reply/" + id, "message/http", message);
       });
       return web::text_response(202);
@@ -122,33 +181,29 @@ struct peer {
       const std::string channel = "c" + std::to_string(++channels);
       hold.fields = {{"Grip-Hold", "response"},
                      {"Grip-Channel", channel + "; prev-id=0"},
-                     {"Grip-Timeout", "60"},
+                     {"Grip-Timeout", until_released ? "3600" : "60"},
                      {"Content-Type", "application/json"}};
-      const std::string body = answer_for(r.head.target);
-      // Pushpin's publish format: one item on the channel, the response
-      // its held client gets.
-      json::object response{
-          {"headers", json::array{json::array{"Content-Type", "application/json"}}},
-          {"body", body}};
-      json::object item{{"channel", channel},
-                        {"id", "1"},
-                        {"prev-id", "0"},
-                        {"formats", json::object{{"http-response", std::move(response)}}}};
-      const std::string publication =
-          json::serialize(json::object{{"items", json::array{std::move(item)}}});
-      rdv::proc::spawn([this, publication, channel, body] {
-        pause();
-        post("/publish/", "application/json", publication);
+      later([this, channel, target = std::string(r.head.target)] {
+        const std::string body = answer_for(target);
+        // Pushpin's publish format: one item on the channel, the response
+        // its held client gets.
+        json::object response{
+            {"headers", json::array{json::array{"Content-Type", "application/json"}}},
+            {"body", body}};
+        json::object item{{"channel", channel},
+                          {"id", "1"},
+                          {"prev-id", "0"},
+                          {"formats", json::object{{"http-response", std::move(response)}}}};
+        post("/publish/", "application/json",
+             json::serialize(json::object{{"items", json::array{std::move(item)}}}));
         published.emplace(channel, body);  // for Pushpin's recovery request, if it comes
       });
       return hold;
     }
     case mode::nchan: {
       const std::string id(r.head.fields.find("X-Hub-Request-Id").value_or(""));
-      const std::string body = answer_for(r.head.target);
-      rdv::proc::spawn([this, id, body] {
-        pause();
-        post("/pub/" + id, "application/json", body);
+      later([this, id, target = std::string(r.head.target)] {
+        post("/pub/" + id, "application/json", answer_for(target));
       });
       web::response ok;
       ok.status = 204;
@@ -167,12 +222,15 @@ int main(int argc, char* argv[]) {
   rdv::cli::host_port listen{"127.0.0.1", 9000}, reply_to, publish;
   std::string how = "hub";
   std::chrono::milliseconds delay{0};
+  bool until_released = false;
   flags.option("listen", listen, "where forwards come")
       .option("mode", how, "which system it works for", "hub|grip|nchan")
       .option("reply-to", reply_to, "hub mode: the reply port every reply goes to")
       .option("publish", publish, "grip and nchan modes: where to publish")
       .option("delay-ms", delay, "how long each job takes")
-      .range(0, 86'400'000);
+      .range(0, 86'400'000)
+      .toggle("until-released", until_released,
+              "jobs end only when /release/COUNT/RATE lets them, oldest first");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const rdv::cli::host_port& where = how == "hub" ? reply_to : publish;
   if ((how != "hub" && how != "grip" && how != "nchan") || where.host.empty()) {
@@ -190,6 +248,7 @@ int main(int argc, char* argv[]) {
         tcp::resolver(io).resolve(where.host, std::to_string(where.port)).begin()->endpoint(),
         rdv::cli::to_string(where));
     worker.delay = delay;
+    worker.until_released = until_released;
     rdv::proc::scheduler node;
     rdv::proc::run_in(io, node);
     node.spawn([&] {

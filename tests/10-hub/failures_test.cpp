@@ -8,9 +8,19 @@
 #include "rdv/test/book.hpp"
 #include "rdv/test/slow_reader.hpp"
 
-#include <thread>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <memory>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -56,6 +66,99 @@ TEST(Timeout, AClientMayAskForLessTimeButNotMore) {
   rdv::test::client bad(hub.front());
   bad.send(ch10::get("/bad", "X-Hub-Timeout-Ms: soon\r\n"));
   EXPECT_EQ(bad.read_response().status, 400) << bad.transcript();
+}
+
+// Raises this process's soft limit on open files toward `wanted` (the hard
+// limit at most), for it and the programs it starts; returns the limit.
+rlim_t allow_files(rlim_t wanted) {
+  rlimit files{};
+  ::getrlimit(RLIMIT_NOFILE, &files);
+  files.rlim_cur = std::max(files.rlim_cur, std::min(files.rlim_max, wanted));
+  ::setrlimit(RLIMIT_NOFILE, &files);
+  return files.rlim_cur;
+}
+
+// A held client of the test below: its socket, its deadline, and what it got.
+struct timed_client {
+  int fd = -1;
+  std::chrono::milliseconds asked{};
+  clock_type::time_point sent{}, answered{};
+  std::string got;
+};
+
+TEST(Timeout, TenThousandHoldsEachEndAtItsOwnDeadline) {
+  explained_in("ch10-timeout");
+  // Both ends are open at once: the clients here, the held connections in
+  // the hub. Fewer clients where the limit on open files is lower.
+  const auto clients =
+      static_cast<std::size_t>(std::min<rlim_t>(10'000, allow_files(10'000 + 500) - 500));
+  ASSERT_GE(clients, 100u) << "the limit on open files leaves room for too few clients";
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000", "--max-pending",
+                 std::to_string(clients + 100)});
+  sockaddr_in front{};
+  front.sin_family = AF_INET;
+  front.sin_port = htons(hub.front());
+  front.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::vector<timed_client> held(clients);
+  // Deadlines from 1 s to 2 s, mixed: long enough for the backend to take
+  // every forward in its half of the time, on a slow (sanitized) build too.
+  for (std::size_t i = 0; i < clients; ++i) {
+    timed_client& c = held[i];
+    c.asked = std::chrono::milliseconds(1000 + 100 * static_cast<int>((i * 7) % 11));
+    c.fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(c.fd, 0) << "client " << i << ": " << std::strerror(errno);
+    ASSERT_EQ(::connect(c.fd, reinterpret_cast<const sockaddr*>(&front), sizeof front), 0)
+        << "client " << i << ": " << std::strerror(errno);
+    const std::string request =
+        ch10::get("/held/" + std::to_string(i),
+                  "X-Hub-Timeout-Ms: " + std::to_string(c.asked.count()) + "\r\n");
+    c.sent = clock_type::now();
+    ASSERT_EQ(::send(c.fd, request.data(), request.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(request.size()));
+  }
+  // Every answer, as it comes: a whole 504 is short, one read each.
+  std::vector<pollfd> waiting;
+  for (const timed_client& c : held) waiting.push_back({c.fd, POLLIN, 0});
+  std::size_t answered = 0;
+  const auto give_up = clock_type::now() + std::chrono::seconds(60);
+  while (answered < clients && clock_type::now() < give_up) {
+    ASSERT_GE(::poll(waiting.data(), waiting.size(), 1000), 0);
+    for (std::size_t i = 0; i < clients; ++i) {
+      if (waiting[i].fd < 0 || waiting[i].revents == 0) continue;
+      timed_client& c = held[i];
+      char bytes[1024];
+      const ssize_t n = ::recv(c.fd, bytes, sizeof bytes, 0);
+      c.answered = clock_type::now();
+      if (n > 0) c.got.assign(bytes, static_cast<std::size_t>(n));
+      waiting[i].fd = -1;  // poll() skips it from now on
+      ++answered;
+    }
+  }
+  std::size_t early = 0, late = 0, wrong = 0;
+  for (std::size_t i = 0; i < clients; ++i) {
+    timed_client& c = held[i];
+    const auto took = c.answered - c.sent;
+    if (!c.got.starts_with("HTTP/1.1 504")) {
+      if (++wrong <= 3) ADD_FAILURE() << "client " << i << " got: " << c.got.substr(0, 60);
+    } else if (took < c.asked) {
+      if (++early <= 3) {
+        ADD_FAILURE() << "client " << i << " asked for " << c.asked.count()
+                      << " ms and got its 504 after "
+                      << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+                      << " ms";
+      }
+    } else if (took > c.asked + std::chrono::seconds(10)) {
+      ++late;
+    }
+    ::close(c.fd);
+  }
+  EXPECT_EQ(answered, clients) << "clients that got nothing within a minute";
+  EXPECT_EQ(wrong, 0u) << "clients that got anything but 504";
+  EXPECT_EQ(early, 0u) << "holds that ended before their deadline";
+  EXPECT_EQ(late, 0u) << "holds that ended more than 10 s after their deadline";
+  EXPECT_TRUE(hub.wait_for_stat("timed_out", static_cast<std::int64_t>(clients))) << hub.output();
+  EXPECT_EQ(hub.stat("pending"), 0);
 }
 
 TEST(Backends, ConnectionsRefusedEverywhereMean502) {
