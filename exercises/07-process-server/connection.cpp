@@ -149,13 +149,30 @@ arrival read_request(connection& c) {
 }
 //! [read_request]
 
+//! [shrink_input]
+// Gives back the connection's buffer while its request waits (a held
+// client's, chapter 10): the request's bytes move into a buffer just their
+// size, and the head is parsed again there, as read_request() left it, so
+// that every view of it points into the new place. A request with a body
+// keeps its buffer: the body's bytes are gone from it, decoded into c.body.
+void shrink_input(connection& c) {
+  if (c.parser.body_framing().kind != http::body_kind::none || !c.in.shrink_to_message()) return;
+  c.parser.reset();
+  http::step s = c.parser.next(c.in.unparsed());  // the head, again
+  c.in.used(s.used);
+  c.in.keep_head();
+  s = c.parser.next(c.in.unparsed());  // and the end of a message without a body
+  c.in.used(s.used);
+}
+//! [shrink_input]
+
 //! [answer]
 // Answers the request just read; returns whether the connection goes on.
 bool answer(connection& c, const handler& handle) {
   // TODO(ch07.1): answer the request, and decide whether the connection goes on
   // Hint: The handler runs right here, in this connection's process. What does it need
   //   to see of the request? (more: ./course hint 07 1)
-  (void)c; (void)handle; (void)send_response; (void)drop;
+  (void)c; (void)handle; (void)send_response; (void)drop; (void)shrink_input;
   throw rdv::todo("ch07.1", "answer the request, and decide whether the connection goes on");
 }
 //! [answer]

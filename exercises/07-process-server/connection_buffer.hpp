@@ -61,6 +61,13 @@ public:
   /// Whether bytes read are waiting to be parsed (another request, say).
   bool has_unparsed() const { return filled_ > parsed_; }
 
+  /// Moves the current message, and whatever was read after it, into a
+  /// buffer just their size, and gives the larger one back: false if that
+  /// would not make it smaller. If it did, unparsed() starts again at the
+  /// message's first byte, for the head to be parsed again; the next
+  /// make_room() grows it back to its first size.
+  bool shrink_to_message();
+
   /// The buffer's size now.
   std::size_t capacity() const { return bytes_.size(); }
 
@@ -68,6 +75,7 @@ private:
   void move_down(std::size_t from, std::size_t to);  // [from, filled_) to `to`
 
   std::vector<char> bytes_;
+  std::size_t first_;  // its first size, the least it grows back to
   std::size_t most_;
   std::size_t begin_ = 0;   // where the current message begins
   std::size_t kept_ = 0;    // where its kept head ends (begin_: nothing kept)

@@ -32,6 +32,12 @@ struct request {
   /// close it (to end the connection, answer with response::hang_up).
   boost::asio::ip::tcp::socket& socket;
   boost::asio::ip::tcp::endpoint peer;  ///< the client's address
+  /// Gives back the connection's input buffer while the request waits long
+  /// (chapter 10's held clients): the request's bytes move into a buffer
+  /// just their size, and `head` is parsed again there, so that it stays
+  /// valid, but a view copied out of it before does not. Does nothing for a
+  /// request with a body. Empty if the server does not offer it.
+  std::function<void()> release_buffer = {};
 };
 
 /// A body the server does not hold in memory (chapter 8's files), and how

@@ -15,6 +15,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 
 namespace rdv::hub {
@@ -72,9 +73,11 @@ public:
   /// Registers the calling process as `id`, counted in stats.pending, for
   /// the client at the other end of `client`. Once the hold has waited
   /// `trim_after`, the process gives back the pages of its stack that the
-  /// wait does not use (counted in stats.trimmed).
+  /// wait does not use (counted in stats.trimmed), and calls
+  /// `release_buffer` (web::request's), if given.
   hold(request_id id, boost::asio::ip::tcp::socket& client, hub_stats& stats,
-       std::chrono::milliseconds trim_after = std::chrono::seconds(1));
+       std::chrono::milliseconds trim_after = std::chrono::seconds(1),
+       std::function<void()> release_buffer = {});
   /// Forgets the id, unless that is done.
   ~hold();
   hold(const hold&) = delete;
@@ -114,6 +117,7 @@ private:
   bool pipelined_ = false;  // the client's next request is here: the hang-up watch took over
   clock::time_point deadline_{};
   std::chrono::milliseconds trim_after_;
+  std::function<void()> release_buffer_;
   clock::time_point trim_at_ = clock::time_point::max();  // max once trimmed
   forward_attempts* forward_ = nullptr;
   std::optional<hold_end> end_;

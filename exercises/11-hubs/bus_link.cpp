@@ -116,7 +116,8 @@ void bus_link::take_verdict(const bus_message& message) {
 }
 
 void bus_link::add_stats(boost::json::object& stats) const {
-  stats["bus"] = {{"connected", bus_.connected()},
+  stats["bus"] = {{"hub", name_},
+                  {"connected", bus_.connected()},
                   {"routed_out", stats_.routed_out},
                   {"routed_in", stats_.routed_in},
                   {"route_failures", stats_.route_failures}};

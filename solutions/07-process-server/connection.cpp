@@ -162,6 +162,23 @@ arrival read_request(connection& c) {
 }
 //! [read_request]
 
+//! [shrink_input]
+// Gives back the connection's buffer while its request waits (a held
+// client's, chapter 10): the request's bytes move into a buffer just their
+// size, and the head is parsed again there, as read_request() left it, so
+// that every view of it points into the new place. A request with a body
+// keeps its buffer: the body's bytes are gone from it, decoded into c.body.
+void shrink_input(connection& c) {
+  if (c.parser.body_framing().kind != http::body_kind::none || !c.in.shrink_to_message()) return;
+  c.parser.reset();
+  http::step s = c.parser.next(c.in.unparsed());  // the head, again
+  c.in.used(s.used);
+  c.in.keep_head();
+  s = c.parser.next(c.in.unparsed());  // and the end of a message without a body
+  c.in.used(s.used);
+}
+//! [shrink_input]
+
 //! [answer]
 // Answers the request just read; returns whether the connection goes on.
 bool answer(connection& c, const handler& handle) {
@@ -175,8 +192,10 @@ bool answer(connection& c, const handler& handle) {
   //       stopped reading: which of the two ways to end a connection here
   //       leaves the kernel nothing to keep trying? The same way ends a
   //       connection whose handler says to hang up.
-  // STUB: (void)c; (void)handle; (void)send_response; (void)drop;
-  request req{c.parser.head(), c.body, c.socket, c.peer};
+  // HINT: A handler may hold its request for minutes (chapter 10's hub):
+  //       offer it a way to give the connection's buffer back meanwhile.
+  // STUB: (void)c; (void)handle; (void)send_response; (void)drop; (void)shrink_input;
+  request req{c.parser.head(), c.body, c.socket, c.peer, [&c] { shrink_input(c); }};
   const response r = handle(req);
   if (r.hang_up) {
     drop(c.socket);

@@ -5,7 +5,8 @@
 namespace rdv::web {
 
 connection_buffer::connection_buffer(const http::limits& limits)
-    : bytes_(std::min<std::size_t>(2048, most(limits))), most_(most(limits)) {}
+    : bytes_(std::min<std::size_t>(2048, most(limits))), first_(bytes_.size()),
+      most_(most(limits)) {}
 
 std::size_t connection_buffer::most(const http::limits& limits) {
   return limits.max_start_line + 2 * limits.max_head + http::max_chunk_line + 4096;
@@ -41,10 +42,23 @@ bool connection_buffer::make_room() {
   move_down(parsed_, 0);  // nothing is kept: everything used goes
   begin_ = kept_ = parsed_ = 0;
   if (filled_ == bytes_.size() && bytes_.size() < most_) {
-    bytes_.resize(std::min(2 * bytes_.size(), most_));
+    bytes_.resize(std::min(std::max(2 * bytes_.size(), first_), most_));
   }
   return filled_ < bytes_.size();
 }
 //! [make_room]
+
+//! [shrink_to_message]
+bool connection_buffer::shrink_to_message() {
+  const std::size_t size = filled_ - begin_;
+  if (size >= bytes_.size()) return false;
+  const auto at = [this](std::size_t i) { return bytes_.begin() + static_cast<std::ptrdiff_t>(i); };
+  std::vector<char> just_enough(at(begin_), at(filled_));
+  bytes_.swap(just_enough);  // and the large one goes with just_enough
+  filled_ = size;
+  begin_ = kept_ = parsed_ = 0;
+  return true;
+}
+//! [shrink_to_message]
 
 }  // namespace rdv::web

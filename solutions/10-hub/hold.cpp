@@ -34,8 +34,9 @@ peeked peek_client(tcp::socket& client) {
 
 //! [register]
 hold::hold(request_id id, tcp::socket& client, hub_stats& stats,
-           std::chrono::milliseconds trim_after)
-    : id_(std::move(id)), client_(client), stats_(stats), trim_after_(trim_after) {
+           std::chrono::milliseconds trim_after, std::function<void()> release_buffer)
+    : id_(std::move(id)), client_(client), stats_(stats), trim_after_(trim_after),
+      release_buffer_(std::move(release_buffer)) {
   // EXERCISE ch10.2: hold the client: be found under the request's id, and take the reply
   // HINT: The reply handler will find the held client by its id alone.
   //       Which chapter 4 call makes a name lead to this process?
@@ -164,9 +165,11 @@ void hold::alarm() {
   } else if (forward_ && now >= forward_->backend_deadline()) {
     note(forward_->backend_timed_out(deadline_));  // the next backend's turn, if any is left
   } else if (now >= trim_at_) {
-    // A long wait: the frames below this one are dead until the reply comes.
+    // A long wait: the frames below this one are dead until the reply
+    // comes, and the connection's buffer is larger than the request in it.
     trim_at_ = clock::time_point::max();
     if (proc::scheduler::current().trim_stack() > 0) ++stats_.trimmed;
+    if (release_buffer_) release_buffer_();
   }
 }
 //! [alarm]

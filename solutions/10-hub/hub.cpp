@@ -59,8 +59,8 @@ web::response hub::front(web::request& r) {
     return web::text_response(400, "X-Hub-Timeout-Ms must be a whole number of milliseconds, "
                                    "1 or more\n");
   }
-  hold held(ids_.next(), r.socket, stats_,
-            options_.trim_after);  // registered before the forward: a reply may beat the 202
+  // Registered before the forward: a reply may beat the 202.
+  hold held(ids_.next(), r.socket, stats_, options_.trim_after, r.release_buffer);
   forward_attempts forward(backends_, options_.backends, next_backend_++, r,
                            {.id = held.id().text(),
                             .reply_to = options_.reply_to,

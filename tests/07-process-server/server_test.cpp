@@ -170,6 +170,38 @@ TEST(ProcessServer, ReadsHeadsLongerThanItsFirstBuffer) {
   EXPECT_EQ(c.read_response().body, "0 /2") << c.transcript();
 }
 
+TEST(ProcessServer, AHandlerMayGiveTheBufferBackAndKeepItsRequest) {
+  explained_in("ch07-give-back");
+  // The handler gives the buffer back, then answers from the head: views
+  // into the old buffer would be gone (and ASan would say so).
+  ch07::server s([](rdv::web::request& r) {
+    rdv::web::response answer;
+    if (!r.release_buffer) {
+      answer.body = "no release_buffer offered";
+      return answer;
+    }
+    const char* before = r.head.target.data();
+    r.release_buffer();
+    const bool moved = r.head.target.data() != before;
+    answer.body = std::string(r.head.target) + " " +
+                  std::string(r.head.fields.find("X-Tag").value_or("-")) + " " +
+                  std::string(r.body) + (moved ? " moved" : " stayed");
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  // Two requests in one write: the second waits in the buffer, and must
+  // come through the move.
+  c.send("GET /1 HTTP/1.1\r\nHost: x\r\nX-Tag: one\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(c.read_response().body, "/1 one  moved") << c.transcript();
+  EXPECT_EQ(c.read_response().body, "/2 -  moved") << c.transcript();
+  // A head larger than what is left: the buffer grows back.
+  c.send("GET /3 HTTP/1.1\r\nHost: x\r\nX-Tag: " + std::string(3000, 't') + "\r\n\r\n");
+  EXPECT_EQ(c.read_response().body, "/3 " + std::string(3000, 't') + "  moved") << c.transcript();
+  // A request with a body keeps its buffer: its bytes are no longer all there.
+  c.send("POST /4 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+  EXPECT_EQ(c.read_response().body, "/4 - hello stayed") << c.transcript();
+}
+
 TEST(ProcessServer, ReadsABodyAfterAHeadThatFillsItsFirstBuffer) {
   explained_in("ch07-connection");
   ch07::server s([](rdv::web::request& r) {

@@ -272,6 +272,25 @@ TEST(Backends, ABackendThatNeverAnswersLosesItsTurnAfterTheBackendTimeout) {
   EXPECT_EQ(hub.stat("forwarded"), 10);
 }
 
+TEST(Backends, AForwardSentAfterTheHoldGaveItsBufferBackCarriesTheSameRequest) {
+  explained_in("ch10-memory");
+  ch10::silent_backend silent;  // the first backend asked: its turn ends after 300 ms
+  ch10::test_backend backend;
+  // The hold trims at 20 ms, before the second backend's turn: the forward
+  // to it is written from the request as parsed again in its smaller buffer.
+  ch10::hub hub({"--backend", silent.address(), "--backend", backend.address(),
+                 "--backend-timeout-ms", "300", "--timeout-ms", "20000", "--trim-after-ms", "20"});
+  rdv::test::client c(hub.front());
+  c.send(ch10::get("/tagged?x=1", "X-Tag: kept\r\n"));
+  const ch10::forwarded f = backend.next();
+  EXPECT_EQ(hub.stat("trimmed"), 1) << "the hold should have trimmed before the second forward";
+  EXPECT_EQ(f.method, "GET");
+  EXPECT_EQ(f.target, "/tagged?x=1") << f.head();
+  EXPECT_EQ(f.field("X-Tag"), "kept") << f.head();
+  EXPECT_EQ(ch10::post_reply(hub.replies(), f.id(), reply).status, 204) << hub.output();
+  EXPECT_EQ(c.read_response().status, 200) << c.transcript();
+}
+
 TEST(Backends, EveryBackendSilentMeans502WellBeforeTheClientsTimeout) {
   explained_in("ch10-backends");
   ch10::silent_backend a, b;
