@@ -53,7 +53,7 @@ bool connection_buffer::shrink_to_message() {
   const std::size_t size = filled_ - begin_;
   if (size >= bytes_.size()) return false;
   const auto at = [this](std::size_t i) { return bytes_.begin() + static_cast<std::ptrdiff_t>(i); };
-  std::vector<char> just_enough(at(begin_), at(filled_));
+  std::vector<char, first_block_allocator> just_enough(at(begin_), at(filled_));
   bytes_.swap(just_enough);  // and the large one goes with just_enough
   filled_ = size;
   begin_ = kept_ = parsed_ = 0;

@@ -3,6 +3,7 @@
 /// Chapter 7: the bytes of one connection, read into a buffer in which
 /// messages are parsed in place (chapter 2's parsers keep views into it).
 
+#include "block_pool.hpp"
 #include "parse_error.hpp"
 
 #include <boost/asio/buffer.hpp>
@@ -74,8 +75,8 @@ public:
 private:
   void move_down(std::size_t from, std::size_t to);  // [from, filled_) to `to`
 
-  std::vector<char> bytes_;
-  std::size_t first_;  // its first size, the least it grows back to
+  std::vector<char, first_block_allocator> bytes_;  // the first size from the pool's pages
+  std::size_t first_;                               // its first size, the least it grows back to
   std::size_t most_;
   std::size_t begin_ = 0;   // where the current message begins
   std::size_t kept_ = 0;    // where its kept head ends (begin_: nothing kept)

@@ -70,6 +70,7 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
   watch_client();
   if (forward_) note(forward_->ask_next(deadline_));
   while (!end_) {
+    alarm_.set(next_alarm());
     proc::receive([this](delivery& d) { take(d); },
                   proc::on_reply<exchange_result>(
                       forward_ ? forward_->asking() : proc::ref{},
@@ -78,8 +79,9 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
                   [this](const hung_up& h) {
                     if (h.tag == tag_) end_ = hold_end::client_gone;  // it pipelined, then left
                   },
-                  proc::after(next_alarm() - clock::now(), [this] { alarm(); }));
+                  [this](const rang& r) { rung(r); });
   }
+  alarm_.clear();
   if (end_ == hold_end::replied && forward_ && forward_->taken()) {
     ++stats_.forwarded;  // a worker answered before the backend did: a backend had the job
   }
@@ -148,6 +150,14 @@ void hold::client_readable(const proc::completed<client_watch>& c) {
 void hold::note(forward_attempts::state forward) {
   if (forward == forward_attempts::state::accepted) ++stats_.forwarded;
   if (forward == forward_attempts::state::refused) end_ = hold_end::refused;
+}
+
+// The alarm rang: unless it is an earlier hold's (stale news), look at the
+// clock; but a reply that came as it rang wins, as in chapter 6's race.
+void hold::rung(const rang& r) {
+  if (!(r.tag == tag_)) return;
+  proc::receive_now([this](delivery& d) { take(d); });
+  if (!end_) alarm();
 }
 
 //! [alarm]

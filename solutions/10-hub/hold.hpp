@@ -5,6 +5,7 @@
 /// or the deadline, whichever comes first, while its forward finds a
 /// backend.
 
+#include "alarm_clock.hpp"
 #include "call.hpp"
 #include "forward.hpp"
 #include "hub_stats.hpp"
@@ -106,13 +107,15 @@ private:
   void watch_client();
   void client_readable(const proc::completed<client_watch>& c);
   void note(forward_attempts::state forward);
+  void rung(const rang& r);
   clock::time_point next_alarm() const;
   void alarm();
 
   request_id id_;
   boost::asio::ip::tcp::socket& client_;
   hub_stats& stats_;
-  proc::ref tag_ = proc::make_ref();  // tells this hold's news about its client from others'
+  proc::ref tag_ = proc::make_ref();  // tells this hold's news (its client, its alarm) from others'
+  alarm_clock::alarm alarm_{tag_};    // at next_alarm(): the hub's one timer, not one per hold
   bool registered_ = false;
   bool pipelined_ = false;  // the client's next request is here: the hang-up watch took over
   clock::time_point deadline_{};

@@ -1,0 +1,123 @@
+#include "alarm_clock.hpp"
+
+#include "event_loop.hpp"
+
+#include <utility>
+
+namespace rdv::hub {
+
+alarm_clock::alarm::alarm(proc::ref tag)
+    : clock_(proc::scheduler::current().use<alarm_clock>()), owner_(proc::self()), tag_(tag) {}
+
+//! [set]
+void alarm_clock::alarm::set(clock::time_point at) {
+  if (at == at_) return;  // set for it already, or rang for it
+  clear();
+  at_ = at;
+  if (at != clock::time_point::max()) clock_.insert(*this);
+}
+
+void alarm_clock::alarm::clear() noexcept {
+  if (slot_ != unset) clock_.erase(*this);
+  at_ = clock::time_point::max();
+}
+//! [set]
+
+alarm_clock::alarm_clock(proc::scheduler& node)
+    : node_(node), timer_(node.use<proc::event_loop>().context()) {}
+
+alarm_clock::~alarm_clock() {
+  *alive_ = false;  // a completion already on its way must not touch what is gone
+}
+
+//! [heap]
+// The heap: heap_[0] is the earliest alarm, and every alarm is no later
+// than the two below it (slots 2i+1 and 2i+2). Each alarm knows its slot, so
+// that one that is cleared leaves from the middle in O(log n): the last
+// alarm takes its slot and moves up or down to where it belongs.
+void alarm_clock::put(alarm* a, std::size_t slot) noexcept {
+  heap_[slot] = a;
+  a->slot_ = slot;
+}
+
+void alarm_clock::move_up(std::size_t slot) {
+  alarm* a = heap_[slot];
+  while (slot > 0) {
+    const std::size_t parent = (slot - 1) / 2;
+    if (heap_[parent]->at_ <= a->at_) break;
+    put(heap_[parent], slot);
+    slot = parent;
+  }
+  put(a, slot);
+}
+
+void alarm_clock::move_down(std::size_t slot) {
+  alarm* a = heap_[slot];
+  for (;;) {
+    std::size_t child = 2 * slot + 1;
+    if (child >= heap_.size()) break;
+    if (child + 1 < heap_.size() && heap_[child + 1]->at_ < heap_[child]->at_) ++child;
+    if (a->at_ <= heap_[child]->at_) break;
+    put(heap_[child], slot);
+    slot = child;
+  }
+  put(a, slot);
+}
+
+void alarm_clock::insert(alarm& a) {
+  heap_.push_back(&a);
+  a.slot_ = heap_.size() - 1;
+  move_up(a.slot_);
+  if (a.slot_ == 0) set_timer();  // the earliest now
+}
+
+void alarm_clock::erase(alarm& a) noexcept {
+  const std::size_t slot = a.slot_;
+  a.slot_ = alarm::unset;
+  alarm* last = heap_.back();
+  heap_.pop_back();
+  if (last != &a) {
+    put(last, slot);
+    move_up(slot);
+    move_down(last->slot_);
+  }
+  // A timer set for an earlier alarm than the earliest left fires early and
+  // sets itself again: cheaper than setting it on every erase. With no alarm
+  // left, though, it must go: a wait would keep the io_context running.
+  if (heap_.empty()) set_timer();
+}
+//! [heap]
+
+//! [timer]
+void alarm_clock::set_timer() {
+  if (heap_.empty()) {
+    if (waits_ > 0) timer_.cancel();
+    timer_at_ = clock::time_point::max();  // no wait of the timer will ring
+    return;
+  }
+  const clock::time_point earliest = heap_.front()->at_;
+  if (waits_ > 0 && timer_at_ <= earliest) return;  // it fires in time, and comes back here
+  timer_.expires_at(earliest);                      // cancels a wait set for later
+  timer_at_ = earliest;
+  ++waits_;
+  timer_.async_wait([this, alive = alive_](boost::system::error_code ec) {
+    if (!*alive) return;
+    --waits_;
+    if (!ec) ring();
+  });
+}
+
+// Sends rang to the process of every alarm that is due, each taken from the
+// heap first, then sets the timer for the earliest left.
+void alarm_clock::ring() {
+  const clock::time_point now = clock::now();
+  while (!heap_.empty() && heap_.front()->at_ <= now) {
+    alarm& due = *heap_.front();
+    erase(due);
+    node_.send(due.owner_, rang{due.tag_});
+  }
+  set_timer();
+}
+//! [timer]
+
+}  // namespace rdv::hub

@@ -1,0 +1,98 @@
+#pragma once
+/// \file
+/// Chapter 10: one timer for every held client of a scheduler — Erlang's
+/// `erlang:send_after`, kept as a heap of alarms under one Asio timer set
+/// for the earliest.
+
+#include "call.hpp"
+#include "extension.hpp"
+#include "processes.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace rdv::hub {
+
+/// The message an alarm sends when its time comes.
+struct rang {
+  proc::ref tag;  ///< the alarm's tag: tells its news from an earlier alarm's
+};
+
+/// The alarms of one scheduler's processes, under one Asio timer. A
+/// `receive ... after` arms a timer of its own, and a timer costs a
+/// completion handler on the heap as long as it waits; a hundred thousand
+/// held clients would make a hundred thousand. Here each alarm is a node in
+/// its process's memory and a pointer in a heap ordered by time; the one
+/// timer waits for the earliest and, when it fires, sends rang{tag} to the
+/// process of every alarm that is due. One per scheduler
+/// (scheduler::use<alarm_clock>()).
+class alarm_clock : public proc::extension {
+public:
+  /// The clock of alarms.
+  using clock = std::chrono::steady_clock;
+
+  /// An alarm of the calling process: unset at first; set(t) makes it send
+  /// rang{tag} to that process at `t` (never before), once. It forgets
+  /// itself when destroyed, so it lives where its process can see it: a
+  /// member of a hold, on the process's stack.
+  class alarm {
+  public:
+    /// An unset alarm of the calling process, on the current scheduler's clock.
+    explicit alarm(proc::ref tag);
+    ~alarm() { clear(); }
+    alarm(const alarm&) = delete;
+    alarm& operator=(const alarm&) = delete;
+
+    /// Makes the alarm ring at `at` (clock::time_point::max(): never), in
+    /// place of any earlier setting; does nothing if it is set for `at`
+    /// already, or has rung for `at`.
+    void set(clock::time_point at);
+    /// Unsets the alarm: it does not ring. Its rang message, if it has rung
+    /// already, may be in the mailbox; the tag tells such news stale.
+    void clear() noexcept;
+
+  private:
+    friend class alarm_clock;
+    static constexpr std::size_t unset = static_cast<std::size_t>(-1);
+
+    alarm_clock& clock_;
+    proc::pid owner_;
+    proc::ref tag_;
+    clock::time_point at_ = clock::time_point::max();
+    std::size_t slot_ = unset;  // its place in the clock's heap; unset when not in it
+  };
+
+  /// The alarm clock of `node`, whose event loop its timer waits in.
+  explicit alarm_clock(proc::scheduler& node);
+  ~alarm_clock() override;
+  alarm_clock(const alarm_clock&) = delete;
+  alarm_clock& operator=(const alarm_clock&) = delete;
+
+  /// How many alarms are set.
+  std::size_t size() const noexcept { return heap_.size(); }
+
+  /// Nothing to do: an alarm forgets itself when its owner's stack unwinds.
+  void process_exited(proc::pid, const proc::exit_reason&) override {}
+
+private:
+  void insert(alarm& a);
+  void erase(alarm& a) noexcept;
+  void move_up(std::size_t slot);
+  void move_down(std::size_t slot);
+  void put(alarm* a, std::size_t slot) noexcept;
+  void set_timer();
+  void ring();
+
+  proc::scheduler& node_;
+  boost::asio::steady_timer timer_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  std::size_t waits_ = 0;                                  // of the timer, not yet completed
+  clock::time_point timer_at_ = clock::time_point::max();  // what the last wait was set for
+  std::vector<alarm*> heap_;                               // the earliest first
+};
+
+}  // namespace rdv::hub
