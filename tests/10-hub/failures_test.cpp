@@ -89,9 +89,16 @@ struct timed_client {
 TEST(Timeout, TenThousandHoldsEachEndAtItsOwnDeadline) {
   explained_in("ch10-timeout");
   // Both ends are open at once: the clients here, the held connections in
-  // the hub. Fewer clients where the limit on open files is lower.
+  // the hub. Fewer clients where the limit on open files is lower, and under
+  // ThreadSanitizer, whose hub takes 10,000 in too slowly for their deadlines
+  // to start when the clients sent their requests.
+#if defined(__SANITIZE_THREAD__)
+  constexpr rlim_t most = 2'000;
+#else
+  constexpr rlim_t most = 10'000;
+#endif
   const auto clients =
-      static_cast<std::size_t>(std::min<rlim_t>(10'000, allow_files(10'000 + 500) - 500));
+      static_cast<std::size_t>(std::min<rlim_t>(most, allow_files(most + 500) - 500));
   ASSERT_GE(clients, 100u) << "the limit on open files leaves room for too few clients";
   ch10::test_backend backend;
   ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000", "--max-pending",
