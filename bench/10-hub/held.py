@@ -274,6 +274,18 @@ def taken_in(system: System, sent: int) -> bool:
     return progress[0] >= sent
 
 
+def turned_away(reports: list[dict]) -> str:
+    """What the clients that were not held got instead, e.g. '; 5,536 were answered 502'."""
+    answered: dict[str, int] = {}
+    for r in reports:
+        for status, n in r["statuses"].items():
+            answered[status] = answered.get(status, 0) + n
+    closed = sum(r["closed"] for r in reports)
+    said = [f"{n:,} were answered {status}" for status, n in sorted(answered.items())]
+    said += [f"{closed:,} were closed without an answer"] if closed else []
+    return "; " + ", ".join(said) if said else ""
+
+
 def measure(key: str, clients: int) -> Scale:
     """A fresh `key` holding `clients`, then answering a tenth of them."""
     scale = Scale(clients)
@@ -293,7 +305,8 @@ def measure(key: str, clients: int) -> Scale:
         sent = loads.sent()
         if not taken_in(system, sent):
             scale.note = (f"stops at {jobs_begun(system):,} held: the other requests of {sent:,} sent "
-                          f"did not reach the worker, nor did any in the last {STALL} s")
+                          f"did not reach the worker, nor did any in the last {STALL} s"
+                          f"{turned_away(loads.reports())}")
             return scale
         scale.take_in = time.monotonic() - began
         if not b.poll_until(system.held, 120, every=1):
