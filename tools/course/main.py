@@ -203,9 +203,10 @@ def cmd_test(args: argparse.Namespace) -> int:
     return 0 if all_ok else 1
 
 
-def check_further(number: str, junit: str | None = None) -> int:
-    """Runs the tests of chapter NN's checked Going-further item against the
-    learner's code; they stay off until asked for."""
+def check_further(number: str, junit: str | None = None, item: str = "") -> int:
+    """Runs the tests of chapter NN's checked Going-further items (or of the
+    one whose test suite is `item`) against the learner's code; they stay
+    off until asked for."""
     chapter = _coded(number)
     _setup("dev")
     further = _manifest("dev")["chapters"].get(chapter.number, {}).get("further")
@@ -223,7 +224,11 @@ def check_further(number: str, junit: str | None = None) -> int:
         for line in str(error).splitlines():
             ui.say("    " + line)
         return 1
-    run = gtest.run(build.binary_dir("dev") / "tests" / chapter.slug / target, f"ch{chapter.number}.further")
+    run = gtest.run(build.binary_dir("dev") / "tests" / chapter.slug / target, f"ch{chapter.number}.further",
+                    extra_args=[f"--gtest_filter={item}.*"] if item else None)
+    if item and not run.tests:
+        ui.error(f"chapter {chapter.number} has no checked item whose tests are {item}.*")
+        return 2
     _report(run, title + ui.dim(f"  (built in {seconds:.1f} s)"))
     stub = _explain_stub(run)
     first = next((t for t in run.tests if not t.passed), None)
@@ -330,8 +335,8 @@ def _progress_line(chapter: chapters.Chapter, run: gtest.Run | None) -> bool:
 def cmd_check(args: argparse.Namespace) -> int:
     """Checks your exercises of chapter NN (and of the chapters before it);
     with --further, the chapter's checked Going-further item instead."""
-    if args.further:
-        return check_further(args.chapter, args.junit)
+    if args.further is not None:
+        return check_further(args.chapter, args.junit, args.further)
     return check_chapter(args.chapter, args.junit)
 
 
@@ -648,8 +653,9 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("check", cmd_check, "check your exercises of chapter NN")
     p.add_argument("chapter", help="chapter number, e.g. 01")
-    p.add_argument("--further", action="store_true",
-                   help="check the chapter's Going-further item instead (its tests are off otherwise)")
+    p.add_argument("--further", nargs="?", const="", metavar="ITEM",
+                   help="check the chapter's checked Going-further items instead (their tests are off "
+                        "otherwise); ITEM, e.g. OldestHold, only the one whose tests are named so")
     p.add_argument("--junit", metavar="FILE", help="also write JUnit XML for an autograder")
 
     command("progress", cmd_progress, "how many exercise tests pass, chapter by chapter")
