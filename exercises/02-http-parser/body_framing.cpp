@@ -20,21 +20,32 @@ parse_error for_each_element(std::string_view list, Each each) {
   return error;
 }
 
+//! [decimal]
+// `digits` as a number, if they are one: decimal digits only (no sign, no
+// space), and within 64 bits.
+std::optional<std::uint64_t> decimal(std::string_view digits) {
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
+  return n;  // "+5", "-1", "5 5", "0x10", "" and 2^64 are none
+}
+//! [decimal]
+
 }  // namespace
 
 //! [parse_content_length]
 parse_error parse_content_length(std::string_view value, std::optional<std::uint64_t>& length) {
-  if (trim_ows(value).empty()) return parse_error::bad_content_length;
-  return for_each_element(value, [&length](std::string_view number) {
-    std::uint64_t n = 0;
-    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
-    if (ec == std::errc::result_out_of_range) return parse_error::bad_content_length;
-    if (ec != std::errc{} || end != number.data() + number.size()) {
-      return parse_error::bad_content_length;  // "+5", "-1", "5 5", "0x10", ...
-    }
+  const auto agree = [&length](std::uint64_t n) {  // with the number before it, if any
     if (length && *length != n) return parse_error::conflicting_content_length;
     length = n;
     return parse_error::none;
+  };
+  // Nearly always a single number: taken as it is, without walking a list.
+  if (const auto n = decimal(value)) return agree(*n);
+  if (trim_ows(value).empty()) return parse_error::bad_content_length;
+  return for_each_element(value, [&](std::string_view number) {
+    const auto n = decimal(number);
+    return n ? agree(*n) : parse_error::bad_content_length;
   });
 }
 //! [parse_content_length]

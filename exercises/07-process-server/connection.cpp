@@ -4,10 +4,11 @@
 #include "processes.hpp"
 #include "use_process.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <array>
 #include <optional>
 #include <span>
-#include <vector>
 #include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
 
 namespace rdv::web {
@@ -194,7 +195,7 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
 //! [send_all]
 bool send_all(tcp::socket& socket, std::initializer_list<std::string_view> pieces,
               std::chrono::milliseconds patience, int flags) {
-  std::vector<asio::const_buffer> left;
+  boost::container::small_vector<asio::const_buffer, 4> left;  // on the stack, for a few pieces
   for (const std::string_view piece : pieces) {
     if (!piece.empty()) left.emplace_back(piece.data(), piece.size());
   }
