@@ -74,8 +74,9 @@ public:
   /// Begins the same exchange as a call (chapter 6) and returns at once,
   /// with its reference: the result comes later to the calling process, as
   /// a proc::reply<exchange_result> tagged with it, so that the process can
-  /// wait for other things as well (chapter 10's holds).
-  proc::ref send(const boost::asio::ip::tcp::endpoint& server, std::string_view request,
+  /// wait for other things as well (chapter 10's holds). `request` moves
+  /// into the line's mailbox, without a copy.
+  proc::ref send(const boost::asio::ip::tcp::endpoint& server, std::string request,
                  std::string_view method, clock::time_point deadline);
 
   /// How many connections to `server` are open (or opening).

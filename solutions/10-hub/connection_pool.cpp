@@ -321,19 +321,20 @@ std::shared_ptr<connection_pool::line> connection_pool::line_for(const tcp::endp
 //! [line_for]
 
 //! [exchange]
-proc::ref connection_pool::send(const tcp::endpoint& server, std::string_view request,
+proc::ref connection_pool::send(const tcp::endpoint& server, std::string request,
                                 std::string_view method, clock::time_point deadline) {
   const std::shared_ptr<line> l = line_for(server);
   const proc::caller me{proc::self(), proc::make_ref()};
   ++l->load;
-  proc::send(l->driver, job{me, std::string(request), std::string(method), deadline});
+  proc::send(l->driver, job{me, std::move(request), std::string(method), deadline});
   return me.call;
 }
 
 exchange_result connection_pool::exchange(const tcp::endpoint& server, std::string_view request,
                                           std::string_view method, clock::time_point deadline) {
   // An earlier exchange's answer that came too late is dropped on the way.
-  return proc::await_reply<exchange_result>(send(server, request, method, deadline), deadline)
+  return proc::await_reply<exchange_result>(send(server, std::string(request), method, deadline),
+                                            deadline)
       .value_or(exchange_result{asio::error::timed_out});
 }
 //! [exchange]

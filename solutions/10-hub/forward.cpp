@@ -127,8 +127,9 @@ forward_attempts::state forward_attempts::ask_next(clock::time_point deadline) {
   // that the backends after it get their turn.
   backend_deadline_ = clock::now() + std::min<clock::duration>(backend_timeout_, left / 2);
   tags_.left = std::chrono::duration_cast<std::chrono::milliseconds>(left);
-  write_forward(request_, tags_, forward_);
-  asking_ = pool_.send(backend, forward_, request_.head.method, backend_deadline_);
+  std::string forward;
+  write_forward(request_, tags_, forward);
+  asking_ = pool_.send(backend, std::move(forward), request_.head.method, backend_deadline_);
   return state_ = state::pending;
 }
 //! [ask_next]

@@ -98,7 +98,6 @@ private:
   const web::request& request_;
   forward_tags tags_;
   std::chrono::milliseconds backend_timeout_;
-  std::string forward_;  // the request as it went to the backend being asked
   proc::ref asking_;
   clock::time_point backend_deadline_ = clock::time_point::max();
   state state_ = state::pending;
