@@ -22,7 +22,10 @@ ends none by itself. Once every client is held:
 This machine lets no process open more than 20,000 files, root included,
 so the clients come from several processes (bench/held_clients, Release),
 each from its own source address in 127.0.1.0/24, and the hubs are several
-chapter 11 hubs sharing the ports (--reuse-port) on one bus; nchan runs as
+chapter 11 hubs sharing the front port (--reuse-port) on one bus, each with
+a reply port of its own that its forwards name (X-Hub-Reply-To), where the
+worker posts; a second row shares the reply port too, so that the kernel
+hands each reply to any hub and most cross the bus; nchan runs as
 many nginx workers on a port shared the same way. Pushpin keeps every
 client in one process (condure): it runs only where that process can hold
 them all. On a machine with a raised limit, one hub holds them all.
@@ -31,6 +34,7 @@ them all. On a machine with a raised limit, one hub holds them all.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -54,7 +58,8 @@ IN_FLIGHT = 256       # connects under way at once, per client process
 NATS_SERVER = shutil.which("nats-server") or "/usr/sbin/nats-server"
 CHART = "held-memory.svg"
 NAMES = {
-    "hub": "hubs (chapter 11, --reuse-port) + NATS",
+    "hub": "hubs (chapter 11) + NATS, replies to the holder",
+    "hub-routed": "hubs (chapter 11) + NATS, one shared reply port",
     "nchan": "nchan (nginx workers, reuseport)",
     "pushpin": "Pushpin (GRIP)",
 }
@@ -105,13 +110,15 @@ def fetch(url: str) -> str:
         return answer.read().decode()
 
 
-def worker(stack, port: int, mode: str, to: str) -> b.Server:
+def worker(stack, port: int, mode: str, to: str | None) -> b.Server:
+    """The worker; in hub mode with `to` None, each reply goes to its forward's X-Hub-Reply-To."""
     binary = b.BUILD / "bench" / "peer_worker"
     if not binary.exists():
         raise b.Skip(f"{binary} is not built (./course bench builds it)")
+    where = ["--follow-reply-to"] if to is None else ["--reply-to" if mode == "hub" else "--publish", to]
     return stack.enter_context(b.Server(
-        f"peer_worker {mode}", [str(binary), "--listen", f"127.0.0.1:{port}", "--mode", mode,
-                                "--reply-to" if mode == "hub" else "--publish", to, "--until-released"],
+        f"peer_worker {mode}", [str(binary), "--listen", f"127.0.0.1:{port}", "--mode", mode, *where,
+                                "--until-released"],
         port, core=b.LOAD_CORE))
 
 
@@ -119,41 +126,61 @@ def jobs_begun(system: System) -> int:
     return int(fetch(system.worker + "/count"))
 
 
-def start_hubs(stack, scratch: Path, clients: int) -> System:
-    """Enough chapter 11 hubs for `clients` on one pair of ports, on one bus."""
+def start_hubs(stack, scratch: Path, clients: int, routed: bool = False) -> System:
+    """Enough chapter 11 hubs for `clients` on one front port, on one bus.
+
+    Each hub has a reply port of its own, named in its forwards'
+    X-Hub-Reply-To, and the worker posts each reply there: to the hub that
+    holds the client, as it would to one hub holding them all. `routed`
+    shares one reply port among them instead, and the worker posts every
+    reply to it: the kernel hands each to any hub, and most cross the bus."""
     program = b.BUILD / "bin" / "ch11" / "hub"
     if not program.exists():
         raise b.Skip(f"{program} is not built (./course bench builds it)")
     b.need(NATS_SERVER)
     system = System(processes=math.ceil(clients / PER_PROCESS))
+    if routed and system.processes == 1:
+        raise b.Skip("one hub holds them all: no reply to route")
     bus_port = b.free_port()
     system.servers.append(stack.enter_context(
         b.Server("nats-server", [NATS_SERVER, "-a", "127.0.0.1", "-p", str(bus_port)], bus_port)))
-    system.port, replies, work = b.free_port(), b.free_port(), b.free_port()
-    for n in range(system.processes):
+    system.port, work = b.free_port(), b.free_port()
+    replies = [b.free_port()] * system.processes if routed else \
+        [b.free_port() for _ in range(system.processes)]
+    for n, reply_port in enumerate(replies):
         system.servers.append(stack.enter_context(b.Server(f"hub h{n}", [
-            str(program), "--listen", f"127.0.0.1:{system.port}", "--reply-listen", f"127.0.0.1:{replies}",
+            str(program), "--listen", f"127.0.0.1:{system.port}", "--reply-listen", f"127.0.0.1:{reply_port}",
             "--backend", f"127.0.0.1:{work}", "--bus", f"nats://127.0.0.1:{bus_port}", "--hub-id", f"h{n}",
-            "--reuse-port", "--timeout-ms", "3600000", "--max-pending", str(DESCRIPTORS)], system.port)))
-    worker(stack, work, "hub", f"127.0.0.1:{replies}")
+            "--reuse-port", "--timeout-ms", "3600000", "--max-pending", str(DESCRIPTORS)], reply_port)))
+    worker(stack, work, "hub", f"127.0.0.1:{replies[0]}" if routed else None)
     system.worker = f"http://127.0.0.1:{work}"
-    seen: dict[str, dict] = {}
 
-    def every_hub(done) -> bool:
-        # The reply port is shared: each /stats comes from whichever hub the
+    def hubs() -> list[dict]:
+        """Every hub's /stats; [] until each has answered."""
+        if not routed:
+            return [json.loads(fetch(f"http://127.0.0.1:{port}/stats")) for port in replies]
+        # A shared reply port: each /stats comes from whichever hub the
         # connection reached. Ask until every hub has answered lately.
-        seen.clear()
+        seen: dict[str, dict] = {}
         for _ in range(50 * system.processes):
-            stats = json.loads(fetch(f"http://127.0.0.1:{replies}/stats"))
+            stats = json.loads(fetch(f"http://127.0.0.1:{replies[0]}/stats"))
             seen[stats["bus"]["hub"]] = stats
             if len(seen) == system.processes:
-                return done(seen.values())
-        return False
+                return list(seen.values())
+        return []
 
-    if not b.poll_until(lambda: every_hub(lambda hubs: all(h["bus"]["connected"] for h in hubs)), 30):
+    def joined() -> bool:
+        every = hubs()
+        return bool(every) and all(h["bus"]["connected"] for h in every)
+
+    def held() -> bool:
+        every = hubs()
+        return bool(every) and sum(h["pending"] for h in every) >= clients and \
+            all(h["trimmed"] >= h["pending"] for h in every)
+
+    if not b.poll_until(joined, 30):
         raise b.Skip("the hubs did not all listen and join their bus within 30 s")
-    system.held = lambda: every_hub(lambda hubs: sum(h["pending"] for h in hubs) >= clients and
-                                    all(h["trimmed"] >= h["pending"] for h in hubs))
+    system.held = held
     return system
 
 
@@ -215,7 +242,8 @@ def settled(system: System, clients: int) -> Callable[[], bool]:
     return held
 
 
-STARTERS = {"hub": start_hubs, "nchan": start_nchan, "pushpin": start_pushpin}
+STARTERS = {"hub": start_hubs, "hub-routed": functools.partial(start_hubs, routed=True),
+            "nchan": start_nchan, "pushpin": start_pushpin}
 
 
 class Loads:
@@ -314,7 +342,7 @@ def measure(key: str, clients: int) -> Scale:
             return scale
         pids = system.pids()  # nginx's workers, Pushpin's helpers: there by now
         scale.pss = (pss_bytes(pids) - before[0]) / sent
-        scale.stacks = (b.stack_pool_rss(pids) - before[1]) / sent if key == "hub" else math.nan
+        scale.stacks = (b.stack_pool_rss(pids) - before[1]) / sent if key.startswith("hub") else math.nan
         scale.kernel = max(b.tcp_memory_bytes() - before[2], 0) / sent  # machine-wide: clamp
         release = sent // 10
         with b.task_clock(pids) as clock:
@@ -380,7 +408,7 @@ def tables(results, counts, systems) -> tuple[str, list[str]]:
                 rows.append([NAMES[key], s.note] + [""] * (len(HEADERS) - 2))
                 continue
             rows.append([NAMES[key], str(s.processes), b.fmt(s.take_in, 1), b.fmt(s.pss / 1024, 1),
-                         b.fmt(s.stacks / 1024, 1) if key == "hub" else "—", b.fmt(s.kernel / 1024, 1),
+                         b.fmt(s.stacks / 1024, 1) if key.startswith("hub") else "—", b.fmt(s.kernel / 1024, 1),
                          f"{s.answered:,} of {s.clients // 10:,}", b.fmt(s.cpu_us, 1), b.fmt(s.p50_ms, 2),
                          b.fmt(s.p99_ms, 2), f"{s.lost:,}"])
         title = f"{clients:,} clients held"

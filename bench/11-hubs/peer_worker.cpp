@@ -4,7 +4,9 @@
 //   --mode hub    answers each forward 202 and posts the answer, as
 //                 message/http, to /reply/<X-Hub-Request-Id> at --reply-to
 //                 (a fixed hub: with two hubs, every reply goes to one of
-//                 them, whichever holds the client);
+//                 them, whichever holds the client), or, with
+//                 --follow-reply-to, to the forward's X-Hub-Reply-To, the
+//                 hub that holds the client, as the protocol's worker does;
 //   --mode grip   answers each request from Pushpin with GRIP hold headers
 //                 (Grip-Hold: response, a channel of its own per request) and
 //                 publishes the answer to that channel at --publish (Pushpin's
@@ -27,6 +29,7 @@
 #include "event_loop.hpp"
 #include "processes.hpp"
 #include "use_process.hpp"
+#include "worker.hpp"
 
 #include "rdv/server.hpp"
 
@@ -43,6 +46,7 @@
 #include <iostream>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace {
 
@@ -54,10 +58,13 @@ enum class mode { hub, grip, nchan };
 
 struct peer {
   peer(mode m, tcp::endpoint t, std::string h) : how(m), target(t), host(std::move(h)) {}
+  explicit peer(mode m) : how(m) {}
 
   mode how;
-  tcp::endpoint target;                     // --reply-to or --publish
-  std::string host;                         // its HOST:PORT, for the Host field
+  tcp::endpoint target;          // --reply-to or --publish
+  std::string host;              // its HOST:PORT, for the Host field
+  bool follow_reply_to = false;  // --follow-reply-to: replies go where forwards say
+  std::unordered_map<std::string, tcp::endpoint> resolved;  // "HOST:PORT" -> where, for them
   rdv::hub::connection_pool pool{1024, 1};  // no pipelining: Pushpin's publish port refuses it
   std::chrono::milliseconds delay{0};       // --delay-ms: how long a job takes
   std::uint64_t channels = 0;               // grip: the last channel made
@@ -75,14 +82,34 @@ struct peer {
     timer.async_wait(rdv::proc::use_process);
   }
 
+  // Where a reply told of by X-Hub-Reply-To goes, as {HOST:PORT, endpoint};
+  // null unless HOST is an address (no name is looked up here).
+  const std::pair<const std::string, tcp::endpoint>*
+  endpoint_of(const rdv::hub::reply_address& told) {
+    const bool v6 = told.host.find(':') != std::string::npos;
+    const std::string authority = (v6 ? '[' + told.host + ']' : told.host) + ':' + told.port;
+    if (const auto known = resolved.find(authority); known != resolved.end()) return &*known;
+    boost::system::error_code error;
+    const auto found = tcp::resolver(rdv::proc::current_io_context())
+                           .resolve(told.host, told.port, tcp::resolver::numeric_host, error);
+    if (error || found.empty()) return nullptr;
+    return &*resolved.emplace(authority, found.begin()->endpoint()).first;
+  }
+
   // POSTs `body` to `path` at the target; reports anything but 2xx.
   void post(const std::string& path, std::string_view type, const std::string& body) {
-    const std::string request =
-        "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: " + std::string(type) +
-        "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-    const auto answer =
-        pool.exchange(target, request, "POST",
-                      rdv::hub::connection_pool::clock::now() + std::chrono::seconds(10));
+    post(target, host, path, type, body);
+  }
+
+  // The same, to `path` at `to`, which is `authority` (HOST:PORT).
+  void post(const tcp::endpoint& to, const std::string& authority, const std::string& path,
+            std::string_view type, const std::string& body) {
+    const std::string request = "POST " + path + " HTTP/1.1\r\nHost: " + authority +
+                                "\r\nContent-Type: " + std::string(type) +
+                                "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+                                body;
+    const auto answer = pool.exchange(
+        to, request, "POST", rdv::hub::connection_pool::clock::now() + std::chrono::seconds(10));
     if (!answer.error && answer.status / 100 == 2) {
       ++released;
     } else {
@@ -148,14 +175,27 @@ struct peer {
     switch (how) {
     case mode::hub: {
       const std::string id(r.head.fields.find("X-Hub-Request-Id").value_or(""));
-      later([this, id, target = std::string(r.head.target)] {
+      std::string authority = host;
+      tcp::endpoint to = target;
+      if (follow_reply_to) {
+        const auto told =
+            rdv::hub::parse_reply_to(r.head.fields.find("X-Hub-Reply-To").value_or(""));
+        const auto where = told && told->path == "/reply/" + id ? endpoint_of(*told) : nullptr;
+        if (!where) {
+          return web::text_response(
+              400, "expected X-Hub-Reply-To: http://ADDRESS:PORT/reply/<X-Hub-Request-Id>\n");
+        }
+        authority = where->first;
+        to = where->second;
+      }
+      later([this, id, to, authority = std::move(authority), target = std::string(r.head.target)] {
         web::response answer;
         answer.fields = {{"Content-Type", "application/json"}};
         answer.body = answer_for(target);
         std::string message;
         web::write_head(answer, true, message);  // a whole response, as message/http carries it
         message += answer.body;
-        post("/reply/" + id, "message/http", message);
+        post(to, authority, "/reply/" + id, "message/http", message);
       });
       return web::text_response(202);
     }
@@ -222,10 +262,12 @@ int main(int argc, char* argv[]) {
   rdv::cli::host_port listen{"127.0.0.1", 9000}, reply_to, publish;
   std::string how = "hub";
   std::chrono::milliseconds delay{0};
-  bool until_released = false;
+  bool until_released = false, follow_reply_to = false;
   flags.option("listen", listen, "where forwards come")
       .option("mode", how, "which system it works for", "hub|grip|nchan")
       .option("reply-to", reply_to, "hub mode: the reply port every reply goes to")
+      .toggle("follow-reply-to", follow_reply_to,
+              "hub mode: each reply goes to its forward's X-Hub-Reply-To instead")
       .option("publish", publish, "grip and nchan modes: where to publish")
       .option("delay-ms", delay, "how long each job takes")
       .range(0, 86'400'000)
@@ -233,20 +275,26 @@ int main(int argc, char* argv[]) {
               "jobs end only when /release/COUNT/RATE lets them, oldest first");
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const rdv::cli::host_port& where = how == "hub" ? reply_to : publish;
-  if ((how != "hub" && how != "grip" && how != "nchan") || where.host.empty()) {
-    std::cerr << "peer_worker: --mode hub needs --reply-to, grip and nchan need --publish\n";
+  const bool told = how == "hub" && follow_reply_to;
+  if ((how != "hub" && how != "grip" && how != "nchan") || (where.host.empty() && !told)) {
+    std::cerr << "peer_worker: --mode hub needs --reply-to (or --follow-reply-to), grip and "
+                 "nchan need --publish\n";
     return 2;
   }
   try {
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);
     rdv::stop_on_signals(io);
     auto acceptor = rdv::listen(io, listen, "backend");
-    peer worker(
-        how == "hub"    ? mode::hub
-        : how == "grip" ? mode::grip
-                        : mode::nchan,
-        tcp::resolver(io).resolve(where.host, std::to_string(where.port)).begin()->endpoint(),
-        rdv::cli::to_string(where));
+    peer worker = told ? peer(mode::hub)
+                       : peer(how == "hub"    ? mode::hub
+                              : how == "grip" ? mode::grip
+                                              : mode::nchan,
+                              tcp::resolver(io)
+                                  .resolve(where.host, std::to_string(where.port))
+                                  .begin()
+                                  ->endpoint(),
+                              rdv::cli::to_string(where));
+    worker.follow_reply_to = follow_reply_to;
     worker.delay = delay;
     worker.until_released = until_released;
     rdv::proc::scheduler node;
