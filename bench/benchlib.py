@@ -318,9 +318,16 @@ def median(values: list[float]) -> float:
 
 
 def table(title: str, headers: list[str], rows: list[list[str]]) -> str:
-    """A plain-text table: first column left-aligned, the others right-aligned."""
-    widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+    """A plain-text table: first column left-aligned, the others right-aligned.
+    A row with only its first two cells filled is a system and a note (why
+    there are no figures): the note runs on across the columns."""
+    def noted(row: list[str]) -> bool:
+        return len(row) > 2 and not any(str(c) for c in row[2:])
+    widths = [max(len(str(r[i])) for r in [headers, *rows] if i == 0 or not noted(r))
+              for i in range(len(headers))]
     def line(cells: list[str]) -> str:
+        if noted(cells):
+            return f"{str(cells[0]).ljust(widths[0])}  {cells[1]}"
         return "  ".join(str(c).ljust(widths[0]) if i == 0 else str(c).rjust(widths[i])
                          for i, c in enumerate(cells)).rstrip()
     return "\n".join([title, line(headers), *(line(r) for r in rows)])
