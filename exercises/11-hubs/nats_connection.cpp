@@ -156,10 +156,10 @@ void nats_connection::connect(const std::string& urls, std::chrono::milliseconds
   check(natsOptions_SetPingInterval(options_, 1000), "nats options");
   check(natsOptions_SetMaxPingsOut(options_, 2), "nats options");
   // What is published waits in the client's buffer until its flusher
-  // thread asks the loop to write: the publishes of one turn of the loop
-  // leave in one write. (natsOptions_SetSendAsap would write each one at
-  // once, a system call apiece: see the chapter's measurements for what
-  // that costs a routed reply.)
+  // thread asks the loop to write: the publishes of one turn of the loop,
+  // often of several, leave in one write. (With natsOptions_SetSendAsap
+  // the publishing thread would ask at once, for each turn that publishes:
+  // a message leaves a little sooner, and a routed reply costs more CPU.)
   // A request to a subject nobody listens on times out like one to a hub
   // that is gone. (Otherwise the server answers it at once with an empty
   // message whose header says `Status: 503`, which the client does not
