@@ -31,6 +31,7 @@
 #include "use_process.hpp"
 #include "worker.hpp"
 
+#include "rdv/cli.hpp"
 #include "rdv/server.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -40,6 +41,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <charconv>
+#include <cstdint>
 #include <deque>
 #include <functional>
 
@@ -86,8 +88,9 @@ struct peer {
   // null unless HOST is an address (no name is looked up here).
   const std::pair<const std::string, tcp::endpoint>*
   endpoint_of(const rdv::hub::reply_address& told) {
-    const bool v6 = told.host.find(':') != std::string::npos;
-    const std::string authority = (v6 ? '[' + told.host + ']' : told.host) + ':' + told.port;
+    std::uint16_t port = 0;  // parse_reply_to() wrote it from a port number
+    std::from_chars(told.port.data(), told.port.data() + told.port.size(), port);
+    const std::string authority = rdv::cli::to_string({told.host, port});
     if (const auto known = resolved.find(authority); known != resolved.end()) return &*known;
     boost::system::error_code error;
     const auto found = tcp::resolver(rdv::proc::current_io_context())
