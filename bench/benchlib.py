@@ -290,12 +290,15 @@ def ab(url: str, requests: int, concurrency: int, keepalive: bool = True) -> dic
             "failed": failed + (int(non2xx[1]) if non2xx else 0)}
 
 
-def wrk(url: str, threads: int, connections: int, seconds: int, timeout: int | None = None) -> dict:
+def wrk(url: str, threads: int, connections: int, seconds: int, timeout: int | None = None,
+        env: dict[str, str] | None = None) -> dict:
     """wrk on LOAD_CORE: req/s and the number of requests made. A response
-    slower than `timeout` seconds (wrk's default: 2) counts as failed."""
+    slower than `timeout` seconds (wrk's default: 2) counts as failed. `env`
+    adds to its environment (congestion_env(), say)."""
     argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
             *([f"--timeout={timeout}s"] if timeout else []), url]
-    out = subprocess.run(pinned(LOAD_CORE, argv), capture_output=True, text=True, timeout=seconds + 60)
+    out = subprocess.run(pinned(LOAD_CORE, argv), capture_output=True, text=True, timeout=seconds + 60,
+                         env=dict(os.environ, **env) if env else None)
     text = out.stdout + out.stderr
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
@@ -357,6 +360,44 @@ def ratio(value: float, reference: float) -> str:
     if value != value or reference != reference or reference == 0:
         return "—"
     return f"{value / reference:.2f}"
+
+
+def congestion_controls() -> list[str]:
+    """The system's TCP congestion control, then the other of BBR and CUBIC
+    if the kernel has it ([""] if /proc does not say): the benchmarks where
+    it matters measure under both, since hosts differ in their default."""
+    folder = Path("/proc/sys/net/ipv4")
+    with contextlib.suppress(OSError):
+        system = (folder / "tcp_congestion_control").read_text().strip()
+        available = (folder / "tcp_available_congestion_control").read_text().split()
+        other = "bbr" if system == "cubic" else "cubic"
+        if other not in available:
+            warn(f"the kernel has no {other} (tcp_available_congestion_control: {' '.join(available)}): "
+                 f"measuring with {system} only")
+        return [system] + ([other] if other in available else [])
+    return [""]
+
+
+def congestion_env(congestion: str) -> dict[str, str]:
+    """The environment that gives a program's TCP sockets `congestion` (none
+    for ""): bench/congestion_shim.cpp, preloaded, sets it on each socket
+    before it listens or connects, for programs with no setting of their own."""
+    if not congestion:
+        return {}
+    shim = BUILD / "bench" / "libcongestion_shim.so"
+    if not shim.exists():
+        raise Skip(f"{shim} is not built (./course bench builds it)")
+    return {"LD_PRELOAD": str(shim), "RDV_CONGESTION": congestion}
+
+
+def congestion_in_use(port: int) -> str:
+    """The congestion control of a connection to 127.0.0.1:`port`, as ss sees
+    the server's end of it ("" if ss cannot tell)."""
+    with socket.create_connection(("127.0.0.1", port), 5):
+        out = subprocess.run(["ss", "-tinH", f"( sport = :{port} )"], capture_output=True,
+                             text=True).stdout
+    m = re.search(r"\b(cubic|bbr2?|reno|dctcp|vegas|westwood|htcp|bic)\b", out)
+    return m[1] if m else ""
 
 
 def machine() -> str:

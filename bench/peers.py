@@ -21,13 +21,15 @@ def configure(template: Path, scratch: Path, port: int, **more: str) -> Path:
     return conf
 
 
-def course_program(program: str, name: str, port: int, *args: str, core: str = b.SERVER_CORE) -> b.Server:
+def course_program(program: str, name: str, port: int, *args: str, core: str = b.SERVER_CORE,
+                   env: dict[str, str] | None = None) -> b.Server:
     """One of the course's programs, from the Release build, listening on
-    127.0.0.1:`port` (pinned to `core`: a backend may run on the load's)."""
+    127.0.0.1:`port` (pinned to `core`: a backend may run on the load's),
+    with `env` added to its environment."""
     binary = b.BUILD / "bin" / program
     if not binary.exists():
         raise b.Skip(f"{binary} is not built (./course bench builds it)")
-    return b.Server(name, [str(binary), "--listen", f"127.0.0.1:{port}", *args], port, core=core)
+    return b.Server(name, [str(binary), "--listen", f"127.0.0.1:{port}", *args], port, core=core, env=env or {})
 
 
 def ours(program: str, name: str, *args: str):
