@@ -400,6 +400,51 @@ def congestion_in_use(port: int) -> str:
     return m[1] if m else ""
 
 
+_STALL_PROBE = """
+import os, sys, time
+core, seconds, nap = int(sys.argv[1]), float(sys.argv[2]), 0.0005
+os.sched_setaffinity(0, {core})
+try:
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    realtime = 1
+except OSError:
+    realtime = 0
+late, end = [], time.monotonic() + seconds
+while (start := time.monotonic()) < end:
+    time.sleep(nap)
+    late.append(time.monotonic() - start - nap)
+late.sort()
+print(realtime, len(late), late[-1] * 1e3, late[int(len(late) * 0.99)] * 1e3, sum(x > 0.002 for x in late))
+"""
+
+
+@dataclass
+class Stalls:
+    """How late a thread that sleeps 0.5 ms at a time wakes up on one core
+    of an idle machine: what the host (a hypervisor, say) takes from it."""
+    core: str
+    seconds: float
+    realtime: bool   # it ran SCHED_FIFO, so no process of ours could delay it
+    naps: int
+    worst_ms: float
+    p99_ms: float
+    over_2ms: int    # naps that ended more than 2 ms late
+
+    def __str__(self) -> str:
+        kind = "a real-time thread" if self.realtime else "a thread"
+        return (f"{kind} on CPU {self.core} sleeping 0.5 ms at a time woke up to {self.worst_ms:.1f} ms late "
+                f"in {self.seconds:g} s on the idle machine (p99 {self.p99_ms:.2f} ms; "
+                f"{self.over_2ms:,} of {self.naps:,} naps over 2 ms late)")
+
+
+def host_stalls(core: str = SERVER_CORE, seconds: float = 10) -> Stalls:
+    """Measures how long the host keeps `core` from a thread that asks for it
+    (a latency figure below that cannot be the program's alone)."""
+    out = subprocess.run([sys.executable, "-c", _STALL_PROBE, core, str(seconds)], capture_output=True,
+                         text=True, timeout=seconds + 30, check=True).stdout.split()
+    return Stalls(core, seconds, out[0] == "1", int(out[1]), float(out[2]), float(out[3]), int(out[4]))
+
+
 def machine() -> str:
     """One line about where the figures come from."""
     model = "unknown CPU"

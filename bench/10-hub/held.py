@@ -37,7 +37,6 @@ import contextlib
 import functools
 import json
 import math
-import os
 import shutil
 import subprocess
 import tempfile
@@ -374,6 +373,8 @@ def measure(key: str, clients: int) -> Scale:
 
 def run(counts: list[int], systems: list[str], write: bool) -> int:
     results: dict[tuple[str, int], Scale] = {}
+    b.warn(f"  how long the host keeps CPU {b.SERVER_CORE} from a thread that asks for it (10 s)")
+    stalls = b.host_stalls(b.SERVER_CORE, 10)
     for clients in counts:
         for key in systems:
             b.warn(f"  {clients:,} clients held by {NAMES[key]}")
@@ -382,8 +383,8 @@ def run(counts: list[int], systems: list[str], write: bool) -> int:
                 b.warn(f"    {scale.note}")
     header = (f"Chapter 10 benchmark of held clients — {b.machine()}; the systems on CPU {b.SERVER_CORE}, "
               f"the worker and the clients on CPU {b.LOAD_CORE}; a tenth of the clients answered, "
-              f"{RATE:,} per second, while the rest stay held")
-    text, markdown = tables(results, counts, systems)
+              f"{RATE:,} per second, while the rest stay held; before the run, {stalls}")
+    text, markdown = tables(results, counts, systems, stalls)
     print("\n" + header + "\n\n" + text + "\n")
     if write:
         print(f"wrote {chart(HERE / CHART, results, counts, systems).relative_to(b.ROOT)}")
@@ -398,7 +399,7 @@ HEADERS = ["system", "processes", "take-in s", "KiB per held client", "KiB in st
            "delivery p99 ms", "lost"]
 
 
-def tables(results, counts, systems) -> tuple[str, list[str]]:
+def tables(results, counts, systems, stalls: b.Stalls) -> tuple[str, list[str]]:
     text, markdown = [], []
     for clients in counts:
         rows = []
@@ -414,13 +415,13 @@ def tables(results, counts, systems) -> tuple[str, list[str]]:
         title = f"{clients:,} clients held"
         text.append(b.table(title, HEADERS, rows))
         markdown += b.markdown_table(f"**{title}**", HEADERS, rows)
-    targets = target_lines(results, counts)
+    targets = target_lines(results, counts, stalls)
     text.append("Targets:\n" + "\n".join("  " + t for t in targets))
     markdown += ["Targets:", ""] + [f"- {b.in_code(t)}" for t in targets] + [""]
     return "\n\n".join(text), markdown
 
 
-def target_lines(results, counts) -> list[str]:
+def target_lines(results, counts, stalls: b.Stalls) -> list[str]:
     most = max(counts)
     hub = results.get(("hub", most))
     if hub is None or hub.note:
@@ -433,7 +434,10 @@ def target_lines(results, counts) -> list[str]:
              f"{most:,} clients held, {hub.lost:,} lost, {hub.answered:,} of {most // 10:,} answered"),
         line(hub.pss <= 6 * 1024, f"{hub.pss / 1024:.1f} KiB per held client in user space at {most:,} "
                                   f"(at most 6 KiB)"),
-        line(hub.p99_ms <= 10, f"delivery p99 {hub.p99_ms:.2f} ms at {most:,} held (at most 10 ms)"),
+        # A host that takes the core away for longer than the target puts some
+        # answers past it whatever the hub does: the line says how long.
+        line(hub.p99_ms <= 10, f"delivery p99 {hub.p99_ms:.2f} ms at {most:,} held (at most 10 ms; "
+                               f"the host stalled CPU {stalls.core} for up to {stalls.worst_ms:.1f} ms)"),
     ]
     for key in ("nchan", "pushpin"):
         peer = results.get((key, most))
