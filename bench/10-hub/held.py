@@ -436,8 +436,8 @@ def target_lines(results, counts, stalls: b.Stalls) -> list[str]:
                                   f"(at most 6 KiB)"),
         # A host that takes the core away for longer than the target puts some
         # answers past it whatever the hub does: the line says how long.
-        line(hub.p99_ms <= 10, f"delivery p99 {hub.p99_ms:.2f} ms at {most:,} held (at most 10 ms; "
-                               f"the host stalled CPU {stalls.core} for up to {stalls.worst_ms:.1f} ms)"),
+        line(hub.p99_ms <= 10, f"delivery p99 {hub.p99_ms:.2f} ms at {most:,} held (at most 10 ms; before the "
+                               f"run the host stalled CPU {stalls.core} for up to {stalls.worst_ms:.1f} ms)"),
     ]
     for key in ("nchan", "pushpin"):
         peer = results.get((key, most))
