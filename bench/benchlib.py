@@ -390,14 +390,18 @@ def congestion_env(congestion: str) -> dict[str, str]:
     return {"LD_PRELOAD": str(shim), "RDV_CONGESTION": congestion}
 
 
-def congestion_in_use(port: int) -> str:
-    """The congestion control of a connection to 127.0.0.1:`port`, as ss sees
-    the server's end of it ("" if ss cannot tell)."""
+def expect_congestion(port: int, congestion: str) -> None:
+    """Raises Skip unless a connection to 127.0.0.1:`port` uses `congestion`
+    at the server's end, as ss sees it (nothing to check for "", or when ss
+    cannot tell): a server measured under the wrong control is no figure."""
+    if not congestion:
+        return
     with socket.create_connection(("127.0.0.1", port), 5):
         out = subprocess.run(["ss", "-tinH", f"( sport = :{port} )"], capture_output=True,
                              text=True).stdout
     m = re.search(r"\b(cubic|bbr2?|reno|dctcp|vegas|westwood|htcp|bic)\b", out)
-    return m[1] if m else ""
+    if m and m[1] != congestion:
+        raise Skip(f"its connections use {m[1]}, not {congestion}")
 
 
 _STALL_PROBE = """
