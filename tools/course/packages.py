@@ -42,7 +42,7 @@ VERIFY = ["shellcheck", FORMATTER]
 # The peers and load generators of the benchmarks (./course bench only).
 BENCH = ["wrk", "apache2-utils", "erlang-nox", "ruby", "nginx-light", "lighttpd", "libcaf-dev",
          "libboost-fiber{boost}-dev", "node-llhttp", "libh2o-evloop-dev", "util-linux", "procps",
-         "python3-matplotlib",
+         "python3-matplotlib", "valgrind",
          # chapter 11: the hub's peers, and what nchan shares its channels through
          "pushpin", "libnginx-mod-nchan", "redis-server"]
 
