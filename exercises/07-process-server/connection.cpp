@@ -113,11 +113,14 @@ arrival read_request(connection& c) {
       // bytes had to move, parse the head again. No body, no room: the
       // buffer stays as small as it is while the request is handled (a
       // held client's, for minutes), and the next request makes its own.
+      // Nor does a body that came whole with its head (one of a batch of
+      // pipelined requests, say): it is decoded where it lies.
       std::size_t room = 0;
-      switch (c.parser.body_framing().kind) {
+      const http::framing& body = c.parser.body_framing();
+      switch (body.kind) {
       case http::body_kind::none: break;
       case http::body_kind::chunked: room = c.options.limits.max_head + http::max_chunk_line; break;
-      case http::body_kind::length:
+      case http::body_kind::length: room = body.length > c.in.unparsed().size() ? 4096 : 0; break;
       case http::body_kind::until_close: room = 4096; break;
       }
       if (c.in.room_after_head(room)) {

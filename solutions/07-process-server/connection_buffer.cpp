@@ -41,7 +41,9 @@ bool connection_buffer::make_room() {
   }
   move_down(parsed_, 0);  // nothing is kept: everything used goes
   begin_ = kept_ = parsed_ = 0;
-  if (filled_ == bytes_.size() && bytes_.size() < most_) {
+  // The reads filled it: the client sends more than it holds (a head that
+  // does not fit, or pipelined requests coming faster than their answers).
+  if (bytes_.size() < most_) {
     bytes_.resize(std::min(std::max(2 * bytes_.size(), first_), most_));
   }
   return filled_ < bytes_.size();

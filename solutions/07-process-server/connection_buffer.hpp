@@ -16,7 +16,8 @@ namespace rdv::web {
 
 /// A connection's input: bytes are read in at the end (room(), received())
 /// and parsed from the front (unparsed(), used()). It starts small, as most
-/// heads are, and grows while a head does not fit, up to most().
+/// heads are, and grows each time the reads fill it, up to most(): a head
+/// that does not fit, or a batch of pipelined requests, needs more.
 ///
 /// A parsed head can be *kept* (keep_head()): the views into it then stay
 /// valid, because make_room() moves only the bytes after it and no longer
@@ -51,9 +52,9 @@ public:
   void next_message() { begin_ = kept_ = parsed_; }
 
   /// Makes room at the end for another read: drops what the parser has used
-  /// (but a kept head), moves what it has not to follow, and grows the
-  /// buffer if it is still full and no head is kept. False if there is no
-  /// room left: the message cannot fit.
+  /// (but a kept head), moves what it has not to follow, and, when no head
+  /// is kept, grows the buffer, which the reads filled. False if there is
+  /// no room left: the message cannot fit.
   bool make_room();
   /// Where the next read goes.
   boost::asio::mutable_buffer room() { return {bytes_.data() + filled_, bytes_.size() - filled_}; }

@@ -154,6 +154,32 @@ TEST(ProcessServer, ReadsBodiesAndKeepsTheConnection) {
   EXPECT_EQ(c.read_response().body, "got abcde") << c.transcript();
 }
 
+TEST(ProcessServer, ReadsABatchOfPipelinedPostsWhoseBodiesCameWithTheirHeads) {
+  explained_in("ch07-buffer");
+  ch07::server s([](rdv::web::request& r) {
+    rdv::web::response answer;
+    answer.body = std::string(r.head.target) + " " + std::string(r.body);
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  // Many times the first buffer's 2 KiB in one write: heads and bodies fall
+  // wherever the reads cut them, and the buffer grows as the reads fill it.
+  constexpr int requests = 300;
+  const auto body = [](int i) {  // bodies of 6 to 45 bytes
+    return "body-" + std::to_string(i) + std::string(static_cast<std::size_t>(i % 37), '.');
+  };
+  std::string batch;
+  for (int i = 0; i < requests; ++i) {
+    batch += "POST /" + std::to_string(i) +
+             " HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body(i).size()) +
+             "\r\n\r\n" + body(i);
+  }
+  c.send(batch);
+  for (int i = 0; i < requests; ++i) {
+    ASSERT_EQ(c.read_response().body, "/" + std::to_string(i) + " " + body(i)) << c.transcript();
+  }
+}
+
 TEST(ProcessServer, ReadsHeadsLongerThanItsFirstBuffer) {
   explained_in("ch07-connection");
   ch07::server s([](rdv::web::request& r) {
