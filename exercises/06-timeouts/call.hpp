@@ -99,9 +99,14 @@ std::optional<T> call(
   bool ended = false, late = false;
   std::vector<down> others;
   const auto take_down = [&](down& d) { d.who == to ? void(ended = true) : others.push_back(d); };
+  auto answer = on_reply<T>(me.call, [&](T&& value) { got = std::move(value); });
   while (!got && !ended && !late) {
-    receive(on_reply<T>(me.call, [&](T&& value) { got = std::move(value); }), take_down,
-            after(deadline - std::chrono::steady_clock::now(), [&] { late = true; }));
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+      receive(answer, take_down);  // no deadline: no timer to set and cancel
+    } else {
+      receive(answer, take_down,
+              after(deadline - std::chrono::steady_clock::now(), [&] { late = true; }));
+    }
   }
   demonitor(to);
   // It ended after it answered (or as the time ran out): its `down` waits here.
