@@ -152,10 +152,6 @@ SHOWN = 0.05
 
 def run(clients: int, seconds: int, baseline: Path | None, write: bool) -> int:
     b.need("wrk", "valgrind", "callgrind_control")
-    if baseline:
-        for program in ("hub", "worker"):
-            if not (baseline / "bin" / program).exists():
-                raise SystemExit(f"bench 10: --baseline {baseline}: no bin/{program} there")
     counts: dict[str, Count] = {}
     names: dict[str, str] = {}
     for key, setup in setups(baseline):
