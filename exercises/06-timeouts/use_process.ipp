@@ -5,7 +5,6 @@
 #include "use_process.hpp"
 
 #include <boost/asio/error.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/system/system_error.hpp>
 
 #include <utility>
@@ -27,12 +26,12 @@ void process_handler<Values...>::operator()(Results&&... results) {
 //! [handler]
 
 //! [deadline]
-inline void on_deadline::operator()(boost::system::error_code ec) const {
-  // Cancelled (the operation won), or too late: the process holds another
-  // ticket now, and `cancel` may be gone with the frame it lived in.
-  if (ec || !loop->node().holds(ticket)) return;
-  *timed_out = true;
-  cancel->emit(boost::asio::cancellation_type::terminal);
+inline void on_deadline::ring() {
+  // The alarm is cleared when the wait ends, so it rings only while the
+  // process waits for this operation; the ticket makes sure of it.
+  if (!node_.holds(ticket_)) return;
+  timed_out_ = true;
+  cancel_.emit(boost::asio::cancellation_type::terminal);
 }
 //! [deadline]
 

@@ -4,6 +4,7 @@
 /// blocked: the process waits, the other processes and handlers run, and the
 /// call returns the operation's result when it completes.
 
+#include "alarm_clock.hpp"
 #include "event_loop.hpp"
 
 #include <boost/asio/async_result.hpp>
@@ -96,13 +97,23 @@ private:
   wait_ticket ticket_;
 };
 
-// The deadline of within(): cancels the operation, if it still runs.
-struct on_deadline {
-  event_loop* loop;
-  wait_ticket ticket;
-  boost::asio::cancellation_signal* cancel;
-  bool* timed_out;
-  void operator()(boost::system::error_code ec) const;
+// The deadline of within(): an alarm on the scheduler's clock that cancels
+// the operation, if it still runs. Lives on the waiting process's stack.
+class on_deadline : public alarm_clock::alarm {
+public:
+  on_deadline(scheduler& node, wait_ticket ticket, boost::asio::cancellation_signal& cancel,
+              bool& timed_out)
+      : alarm(node.use<alarm_clock>()), node_(node), ticket_(ticket), cancel_(cancel),
+        timed_out_(timed_out) {}
+  ~on_deadline() override = default;
+
+private:
+  void ring() override;
+
+  scheduler& node_;
+  wait_ticket ticket_;
+  boost::asio::cancellation_signal& cancel_;
+  bool& timed_out_;
 };
 
 // What the caller gets for completion values `Values...`: nothing, one value,

@@ -5,7 +5,6 @@
 #include "use_process.hpp"
 
 #include <boost/asio/error.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/system/system_error.hpp>
 
 #include <utility>
@@ -29,12 +28,12 @@ void process_handler<Values...>::operator()(Results&&... results) {
 //! [handler]
 
 //! [deadline]
-inline void on_deadline::operator()(boost::system::error_code ec) const {
-  // Cancelled (the operation won), or too late: the process holds another
-  // ticket now, and `cancel` may be gone with the frame it lived in.
-  if (ec || !loop->node().holds(ticket)) return;
-  *timed_out = true;
-  cancel->emit(boost::asio::cancellation_type::terminal);
+inline void on_deadline::ring() {
+  // The alarm is cleared when the wait ends, so it rings only while the
+  // process waits for this operation; the ticket makes sure of it.
+  if (!node_.holds(ticket_)) return;
+  timed_out_ = true;
+  cancel_.emit(boost::asio::cancellation_type::terminal);
 }
 //! [deadline]
 
@@ -90,25 +89,25 @@ auto boost::asio::async_result<rdv::proc::use_process_t, void(Args...)>::initiat
   // HINT: `initiation` starts the operation; give it the handler first, then
   //       `args`. What does the process do next, and what must it give back
   //       once the wait is over, so that a late wake-up finds nobody?
-  // HINT: With a time limit (token.limit()), a timer fires on_deadline, which
-  //       cancels the operation through done.cancel. Who cancels the timer when
-  //       the operation wins?
+  // HINT: With a time limit (token.limit()), an alarm on the scheduler's
+  //       clock (on_deadline) rings at the deadline and cancels the operation
+  //       through done.cancel. What must happen to the alarm when the
+  //       operation wins, before this frame is gone?
   // STUB: (void)initiation; (void)token; ((void)args, ...); (void)node; (void)loop;
   rdv::proc::detail::completion<std::decay_t<Args>...> done;
   const wait_ticket ticket = node.ticket();  // throws unless the caller is a process
-  std::optional<boost::asio::steady_timer> deadline;
+  std::optional<rdv::proc::detail::on_deadline> deadline;
   if (const auto limit = token.limit()) {
     done.cancel.emplace();
-    deadline.emplace(loop.context(), *limit);
-    deadline->async_wait(
-        rdv::proc::detail::on_deadline{&loop, ticket, &*done.cancel, &done.timed_out});
+    deadline.emplace(node, ticket, *done.cancel, done.timed_out);
+    deadline->set_after(*limit);
   }
   std::move(initiation)(
       rdv::proc::detail::process_handler<std::decay_t<Args>...>(done, loop, ticket),
       std::forward<InitArgs>(args)...);
   node.wait(wake_on::ticket);  // the other processes and handlers run meanwhile
   node.retire(ticket);
-  if (deadline) deadline->cancel();
+  if (deadline) deadline->clear();
   return rdv::proc::detail::take(*done.values, token, done.timed_out);
   // END EXERCISE
 }

@@ -79,7 +79,7 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
                   [this](const hung_up& h) {
                     if (h.tag == tag_) end_ = hold_end::client_gone;  // it pipelined, then left
                   },
-                  [this](const rang& r) { rung(r); });
+                  [this](const proc::rang& r) { rung(r); });
   }
   alarm_.clear();
   if (end_ == hold_end::replied && forward_ && forward_->taken()) {
@@ -154,7 +154,7 @@ void hold::note(forward_attempts::state forward) {
 
 // The alarm rang: unless it is an earlier hold's (stale news), look at the
 // clock; but a reply that came as it rang wins, as in chapter 6's race.
-void hold::rung(const rang& r) {
+void hold::rung(const proc::rang& r) {
   if (!(r.tag == tag_)) return;
   proc::receive_now([this](delivery& d) { take(d); });
   if (!end_) alarm();

@@ -107,7 +107,7 @@ private:
   void watch_client();
   void client_readable(const proc::completed<client_watch>& c);
   void note(forward_attempts::state forward);
-  void rung(const rang& r);
+  void rung(const proc::rang& r);
   clock::time_point next_alarm() const;
   void alarm();
 
@@ -115,7 +115,7 @@ private:
   boost::asio::ip::tcp::socket& client_;
   hub_stats& stats_;
   proc::ref tag_ = proc::make_ref();  // tells this hold's news (its client, its alarm) from others'
-  alarm_clock::alarm alarm_{tag_};    // at next_alarm(): the hub's one timer, not one per hold
+  proc::alarm_clock::alarm alarm_{tag_};  // at next_alarm(): one timer for all, not one per hold
   bool registered_ = false;
   bool pipelined_ = false;  // the client's next request is here: the hang-up watch took over
   clock::time_point deadline_{};

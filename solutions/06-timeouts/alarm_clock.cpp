@@ -4,10 +4,12 @@
 
 #include <utility>
 
-namespace rdv::hub {
+namespace rdv::proc {
 
-alarm_clock::alarm::alarm(proc::ref tag)
-    : clock_(proc::scheduler::current().use<alarm_clock>()), owner_(proc::self()), tag_(tag) {}
+alarm_clock::alarm::alarm(ref tag)
+    : clock_(scheduler::current().use<alarm_clock>()), owner_(self()), tag_(tag) {}
+
+void alarm_clock::alarm::ring() { clock_.node_.send(owner_, rang{tag_}); }
 
 //! [set]
 void alarm_clock::alarm::set(clock::time_point at) {
@@ -17,14 +19,18 @@ void alarm_clock::alarm::set(clock::time_point at) {
   if (at != clock::time_point::max()) clock_.insert(*this);
 }
 
+void alarm_clock::alarm::set_after(clock::duration limit) {
+  const clock::time_point now = clock::now();
+  set(limit < clock::time_point::max() - now ? now + limit : clock::time_point::max());
+}
+
 void alarm_clock::alarm::clear() noexcept {
   if (slot_ != unset) clock_.erase(*this);
   at_ = clock::time_point::max();
 }
 //! [set]
 
-alarm_clock::alarm_clock(proc::scheduler& node)
-    : node_(node), timer_(node.use<proc::event_loop>().context()) {}
+alarm_clock::alarm_clock(scheduler& node) : node_(node), timer_(node.use<event_loop>().context()) {}
 
 alarm_clock::~alarm_clock() {
   *alive_ = false;  // a completion already on its way must not touch what is gone
@@ -103,21 +109,21 @@ void alarm_clock::set_timer() {
   timer_.async_wait([this, alive = alive_](boost::system::error_code ec) {
     if (!*alive) return;
     --waits_;
-    if (!ec) ring();
+    if (!ec) ring_due();
   });
 }
 
-// Sends rang to the process of every alarm that is due, each taken from the
-// heap first, then sets the timer for the earliest left.
-void alarm_clock::ring() {
+// Rings every alarm that is due, each taken from the heap first, then sets
+// the timer for the earliest left.
+void alarm_clock::ring_due() {
   const clock::time_point now = clock::now();
   while (!heap_.empty() && heap_.front()->at_ <= now) {
     alarm& due = *heap_.front();
     erase(due);
-    node_.send(due.owner_, rang{due.tag_});
+    due.ring();
   }
   set_timer();
 }
 //! [timer]
 
-}  // namespace rdv::hub
+}  // namespace rdv::proc

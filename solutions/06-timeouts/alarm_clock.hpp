@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// Chapter 10: one timer for every held client of a scheduler — Erlang's
+/// One timer for every deadline of a scheduler's processes — Erlang's
 /// `erlang:send_after`, kept as a heap of alarms under one Asio timer set
-/// for the earliest.
+/// for the earliest: the deadlines of use_process.within(), and chapter
+/// 10's held clients.
 
 #include "call.hpp"
 #include "extension.hpp"
@@ -15,35 +16,34 @@
 #include <memory>
 #include <vector>
 
-namespace rdv::hub {
+namespace rdv::proc {
 
 /// The message an alarm sends when its time comes.
 struct rang {
-  proc::ref tag;  ///< the alarm's tag: tells its news from an earlier alarm's
+  ref tag;  ///< the alarm's tag: tells its news from an earlier alarm's
 };
 
-/// The alarms of one scheduler's processes, under one Asio timer. A
-/// `receive ... after` arms a timer of its own, and a timer costs a
-/// completion handler on the heap as long as it waits; a hundred thousand
-/// held clients would make a hundred thousand. Here each alarm is a node in
-/// its process's memory and a pointer in a heap ordered by time; the one
-/// timer waits for the earliest and, when it fires, sends rang{tag} to the
-/// process of every alarm that is due. One per scheduler
-/// (scheduler::use<alarm_clock>()).
-class alarm_clock : public proc::extension {
+/// The alarms of one scheduler's processes, under one Asio timer. An Asio
+/// timer per deadline costs a completion handler on the heap for as long as
+/// it waits, and the timer's own bookkeeping each time it is set and
+/// cancelled; a server sets a deadline for every read. Here each alarm is a
+/// node in its process's memory and a pointer in a heap ordered by time; the
+/// one timer waits for the earliest and, when it fires, rings every alarm
+/// that is due. One per scheduler (scheduler::use<alarm_clock>()).
+class alarm_clock : public extension {
 public:
   /// The clock of alarms.
   using clock = std::chrono::steady_clock;
 
-  /// An alarm of the calling process: unset at first; set(t) makes it send
-  /// rang{tag} to that process at `t` (never before), once. It forgets
-  /// itself when destroyed, so it lives where its process can see it: a
-  /// member of a hold, on the process's stack.
+  /// An alarm of the calling process: unset at first; set(t) makes it ring
+  /// at `t` (never before), once, which sends rang{tag} to that process. It
+  /// forgets itself when destroyed, so it lives where its process can see
+  /// it: a member of chapter 10's hold, or a frame of the process's stack.
   class alarm {
   public:
     /// An unset alarm of the calling process, on the current scheduler's clock.
-    explicit alarm(proc::ref tag);
-    ~alarm() { clear(); }
+    explicit alarm(ref tag);
+    virtual ~alarm() { clear(); }
     alarm(const alarm&) = delete;
     alarm& operator=(const alarm&) = delete;
 
@@ -51,23 +51,35 @@ public:
     /// place of any earlier setting; does nothing if it is set for `at`
     /// already, or has rung for `at`.
     void set(clock::time_point at);
+    /// Makes the alarm ring `limit` from now (never, if that is past the
+    /// clock's end of time).
+    void set_after(clock::duration limit);
     /// Unsets the alarm: it does not ring. Its rang message, if it has rung
     /// already, may be in the mailbox; the tag tells such news stale.
     void clear() noexcept;
+
+  protected:
+    /// An unset alarm on `clock` that rings in its own way (ring() overridden).
+    explicit alarm(alarm_clock& clock) noexcept : clock_(clock) {}
+
+    /// What ringing does: sends rang{tag} to the alarm's process. The clock
+    /// calls it from its timer's handler, outside every process, once the
+    /// alarm has left the heap.
+    virtual void ring();
 
   private:
     friend class alarm_clock;
     static constexpr std::size_t unset = static_cast<std::size_t>(-1);
 
     alarm_clock& clock_;
-    proc::pid owner_;
-    proc::ref tag_;
+    pid owner_{};
+    ref tag_{};
     clock::time_point at_ = clock::time_point::max();
     std::size_t slot_ = unset;  // its place in the clock's heap; unset when not in it
   };
 
   /// The alarm clock of `node`, whose event loop its timer waits in.
-  explicit alarm_clock(proc::scheduler& node);
+  explicit alarm_clock(scheduler& node);
   ~alarm_clock() override;
   alarm_clock(const alarm_clock&) = delete;
   alarm_clock& operator=(const alarm_clock&) = delete;
@@ -76,7 +88,7 @@ public:
   std::size_t size() const noexcept { return heap_.size(); }
 
   /// Nothing to do: an alarm forgets itself when its owner's stack unwinds.
-  void process_exited(proc::pid, const proc::exit_reason&) override {}
+  void process_exited(pid, const exit_reason&) override {}
 
 private:
   void insert(alarm& a);
@@ -85,9 +97,9 @@ private:
   void move_down(std::size_t slot);
   void put(alarm* a, std::size_t slot) noexcept;
   void set_timer();
-  void ring();
+  void ring_due();
 
-  proc::scheduler& node_;
+  scheduler& node_;
   boost::asio::steady_timer timer_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   std::size_t waits_ = 0;                                  // of the timer, not yet completed
@@ -95,4 +107,4 @@ private:
   std::vector<alarm*> heap_;                               // the earliest first
 };
 
-}  // namespace rdv::hub
+}  // namespace rdv::proc
