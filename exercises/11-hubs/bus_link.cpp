@@ -30,13 +30,13 @@ web::response unavailable(std::string_view why) {
 
 }  // namespace
 
-std::string random_hub_id() { return hub::id_source().next().text().substr(0, 8); }
+std::string random_hub_id() { return std::string(hub::id_source().next().text().substr(0, 8)); }
 
 std::string hub_subject(std::string_view hub_id) { return "rdv.hub." + std::string(hub_id); }
 
 //! [encode]
 std::string encode(const routed_reply& reply) {
-  std::string out = reply.id.text();
+  std::string out(reply.id.text());
   out += '\n';
   std::string head;
   web::write_head(reply.response, true, head);  // status line, fields, Content-Length

@@ -42,7 +42,7 @@ hold::hold(request_id id, tcp::socket& client, hub_stats& stats,
   //       Which chapter 4 call makes a name lead to this process?
   // HINT: forget() undoes this: what must it find in registered_ and in
   //       stats_.pending?
-  proc::register_name(id_.text(), proc::self());
+  proc::register_name(std::string(id_.text()), proc::self());
   registered_ = true;
   ++stats_.pending;
   // END EXERCISE

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <stdexcept>
+#include <string>
 #include <system_error>
 
 namespace rdv::hub {
@@ -27,15 +29,19 @@ void fill_random(std::uint8_t* bytes, std::size_t size) {
 
 }  // namespace
 
-id_source::id_source(std::string hub) : hub_(std::move(hub)) {}
+id_source::id_source(std::string hub) : hub_(std::move(hub)) {
+  if (!hub_.empty() && !is_hub_name(hub_)) {
+    throw std::invalid_argument("not a hub's name (1-16 of a-z, 0-9 and '-'): " + hub_);
+  }
+}
 
 request_id id_source::next() {
-  return hub_.empty() ? request_id(random_digits(), 0)
-                      : request_id(hub_ + '.' + random_digits(), hub_.size());
+  const std::array<char, id_length> digits = random_digits();
+  return request_id(hub_, std::string_view(digits.data(), digits.size()));
 }
 
 //! [next]
-std::string id_source::random_digits() {
+std::array<char, id_length> id_source::random_digits() {
   // EXERCISE ch10.1: make a request id from 16 random bytes
   // HINT: random_ holds random bytes from getrandom(2), used_ says how many
   //       are spent. What must happen when fewer than 16 are left?
@@ -48,7 +54,7 @@ std::string id_source::random_digits() {
     used_ = 0;
   }
   static constexpr char digits[] = "0123456789abcdef";
-  std::string id(id_length, '0');
+  std::array<char, id_length> id;
   for (std::size_t i = 0; i < bytes; ++i) {
     const std::uint8_t b = random_[used_ + i];
     id[2 * i] = digits[b >> 4];
@@ -60,13 +66,20 @@ std::string id_source::random_digits() {
 }
 //! [next]
 
-request_id::request_id(std::string text, std::size_t hub_size)
-    : text_(std::move(text)), hub_size_(hub_size) {}
+request_id::request_id(std::string_view hub, std::string_view digits)
+    : size_(
+          static_cast<std::uint8_t>(hub.empty() ? digits.size() : hub.size() + 1 + digits.size())),
+      hub_size_(static_cast<std::uint8_t>(hub.size())) {
+  char* out = std::copy(hub.begin(), hub.end(), text_.begin());
+  if (!hub.empty()) *out++ = '.';
+  std::copy(digits.begin(), digits.end(), out);
+}
 
 bool is_hub_name(std::string_view name) {
-  return !name.empty() && name.size() <= 16 && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-  });
+  return !name.empty() && name.size() <= hub_name_length &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+         });
 }
 
 std::optional<request_id> request_id::parse(std::string_view text) {
@@ -80,7 +93,7 @@ std::optional<request_id> request_id::parse(std::string_view text) {
   if (!hex || (dot != std::string_view::npos && !is_hub_name(text.substr(0, dot)))) {
     return std::nullopt;
   }
-  return request_id(std::string(text), hub_size);
+  return request_id(text.substr(0, hub_size), digits);
 }
 
 }  // namespace rdv::hub

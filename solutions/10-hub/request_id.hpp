@@ -19,6 +19,9 @@ namespace rdv::hub {
 /// How many hex digits an id's random part has: two per byte of its 128 bits.
 inline constexpr std::size_t id_length = 32;
 
+/// The longest name a hub may have (is_hub_name()).
+inline constexpr std::size_t hub_name_length = 16;
+
 /// Whether `name` may name a hub: 1 to 16 of a-z, 0-9 and '-'.
 bool is_hub_name(std::string_view name);
 
@@ -32,19 +35,23 @@ public:
   static std::optional<request_id> parse(std::string_view text);
 
   /// The id as URLs and X-Hub-Request-Id write it, and the registry knows it.
-  const std::string& text() const { return text_; }
+  std::string_view text() const { return {text_.data(), size_}; }
   /// The name of the hub that made it; "" for a lone hub's id.
-  std::string_view hub() const { return std::string_view(text_).substr(0, hub_size_); }
+  std::string_view hub() const { return text().substr(0, hub_size_); }
 
   /// Whether two ids are the same.
-  friend bool operator==(const request_id&, const request_id&) = default;
+  friend bool operator==(const request_id& a, const request_id& b) { return a.text() == b.text(); }
 
 private:
   friend class id_source;
-  request_id(std::string text, std::size_t hub_size);
+  // `hub.digits`, or `digits` alone for a lone hub (hub empty).
+  request_id(std::string_view hub, std::string_view digits);
 
-  std::string text_;
-  std::size_t hub_size_ = 0;  // the hub's name is text_'s first hub_size_ characters
+  // In place: an id is copied into the hold, the delivery and the registry,
+  // and 32 characters are past what a std::string keeps without the heap.
+  std::array<char, hub_name_length + 1 + id_length> text_{};
+  std::uint8_t size_ = 0;
+  std::uint8_t hub_size_ = 0;  // the hub's name is text_'s first hub_size_ characters
 };
 
 /// Makes request ids. Random bytes come from getrandom(2), a batch at a time
@@ -61,7 +68,7 @@ public:
   std::string_view hub() const { return hub_; }
 
 private:
-  std::string random_digits();  // 32 lowercase hex digits
+  std::array<char, id_length> random_digits();  // 32 lowercase hex digits
 
   std::string hub_;
   std::array<std::uint8_t, 4096> random_{};

@@ -29,13 +29,13 @@ web::response unavailable(std::string_view why) {
 
 }  // namespace
 
-std::string random_hub_id() { return hub::id_source().next().text().substr(0, 8); }
+std::string random_hub_id() { return std::string(hub::id_source().next().text().substr(0, 8)); }
 
 std::string hub_subject(std::string_view hub_id) { return "rdv.hub." + std::string(hub_id); }
 
 //! [encode]
 std::string encode(const routed_reply& reply) {
-  std::string out = reply.id.text();
+  std::string out(reply.id.text());
   out += '\n';
   std::string head;
   web::write_head(reply.response, true, head);  // status line, fields, Content-Length
@@ -97,7 +97,7 @@ web::response bus_link::route(const hub::request_id& id, web::response answer) {
   //       unavailable(...), and the failure is counted. A reply too large
   //       for the bus is another matter: would trying again help?
   // STUB: (void)id; (void)answer; (void)&unavailable; (void)&verdict_prefix; (void)tickets_;
-  const std::string ticket = tickets_.next().text();
+  const std::string ticket(tickets_.next().text());
   const std::string message = encode({id, std::move(answer)});
   switch (bus_.publish(hub_subject(id.hub()), verdict_prefix(name_) + ticket, message)) {
   case nats_connection::sent::yes: break;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -18,7 +19,7 @@ TEST(RequestIds, AreThirtyTwoLowercaseHexDigitsAndAllDifferent) {
   rdv::hub::id_source ids;
   std::set<std::string> seen;
   for (int i = 0; i < 1000; ++i) {  // past one batch of random bytes (256 ids)
-    const std::string id = ids.next().text();
+    const std::string id(ids.next().text());
     ASSERT_TRUE(ch10::is_lone_hub_id(id))
         << "an id is 32 lowercase hex digits (128 bits), but one was \"" << id << '"';
     ASSERT_TRUE(seen.insert(id).second) << "id " << id << " came twice in " << i + 1 << " ids";
@@ -33,7 +34,7 @@ TEST(RequestIds, AreRandomNotCounted) {
   rdv::hub::id_source ids;
   std::vector<std::set<char>> digits(rdv::hub::id_length);
   for (int i = 0; i < 1000; ++i) {
-    const std::string id = ids.next().text();
+    const std::string id(ids.next().text());
     for (std::size_t at = 0; at < id.size() && at < digits.size(); ++at) digits[at].insert(id[at]);
   }
   for (std::size_t at = 0; at < digits.size(); ++at) {
@@ -78,6 +79,18 @@ TEST(RequestIds, AHubsSourceWritesItsNameBeforeEachId) {
   EXPECT_EQ(id.hub(), "here");
   EXPECT_EQ(id.text().substr(0, 5), "here.");
   EXPECT_EQ(rdv::hub::request_id::parse(id.text()), id) << "an id reads back as itself";
+}
+
+TEST(RequestIds, ASourceTakesOnlyANameAHubMayHave) {
+  explained_in("ch10-ids");
+  const std::string longest(16, 'h');  // an id holds the longest name, a dot and 32 digits
+  const rdv::hub::request_id id = rdv::hub::id_source(longest).next();
+  EXPECT_EQ(id.hub(), longest);
+  EXPECT_EQ(id.text().size(), 16u + 1 + rdv::hub::id_length);
+  EXPECT_EQ(rdv::hub::request_id::parse(id.text()), id);
+  EXPECT_THROW(rdv::hub::id_source(longest + 'h'), std::invalid_argument) << "17 characters";
+  EXPECT_THROW(rdv::hub::id_source("Here"), std::invalid_argument) << "an upper-case letter";
+  EXPECT_THROW(rdv::hub::id_source("he.re"), std::invalid_argument) << "a dot ends a hub's name";
 }
 
 }  // namespace
