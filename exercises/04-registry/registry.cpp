@@ -44,7 +44,9 @@ std::optional<pid> registry::find(std::string_view name) const {
 //! [find]
 
 std::optional<std::string> registry::name_of(pid who) const {
-  if (const auto named = by_pid_.find(who); named != by_pid_.end()) return named->second;
+  if (const auto named = by_pid_.find(who); named != by_pid_.end()) {
+    return std::string(named->second);
+  }
   return std::nullopt;
 }
 

@@ -21,6 +21,8 @@ void registry::add(std::string name, pid who) {
   // HINT: Which three things does Erlang's register/2 refuse? Check each one,
   //       and say in the message what was expected and what was found.
   // HINT: Two maps must agree: name to pid, and pid to name. When do both change?
+  // HINT: by_pid_ keeps a view of the name, not a copy: of which string, which
+  //       stays where it is for as long as the name is registered?
   // STUB: (void)name; (void)who; (void)&misuse;
   if (const auto taken = by_name_.find(name); taken != by_name_.end()) {
     throw registry_error(
@@ -31,10 +33,11 @@ void registry::add(std::string name, pid who) {
   }
   if (const auto named = by_pid_.find(who); named != by_pid_.end()) {
     throw registry_error(
-        misuse("register_name", name, who, "it is already registered as \"" + named->second + '"'));
+        misuse("register_name", name, who,
+               "it is already registered as \"" + std::string(named->second) + '"'));
   }
-  by_pid_.emplace(who, name);
-  by_name_.emplace(std::move(name), who);
+  const auto named = by_name_.emplace(std::move(name), who).first;
+  by_pid_.emplace(who, named->first);  // the map's own copy: its nodes never move
   // END EXERCISE
 }
 //! [add]
@@ -57,7 +60,9 @@ std::optional<pid> registry::find(std::string_view name) const {
 //! [find]
 
 std::optional<std::string> registry::name_of(pid who) const {
-  if (const auto named = by_pid_.find(who); named != by_pid_.end()) return named->second;
+  if (const auto named = by_pid_.find(who); named != by_pid_.end()) {
+    return std::string(named->second);
+  }
   return std::nullopt;
 }
 
@@ -70,7 +75,8 @@ void registry::process_exited(pid who, const exit_reason& reason) {
   // HINT: `named` is the pid's entry in by_pid_, and its value is the name.
   //       Which entries of the two maps must go, so that they keep agreeing?
   // HINT: Erase by key or by iterator; which one is still valid after the other erase?
-  by_name_.erase(named->second);
+  //       And what does named->second view?
+  by_name_.erase(by_name_.find(named->second));
   by_pid_.erase(named);
   // END EXERCISE
 }

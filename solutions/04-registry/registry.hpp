@@ -61,7 +61,7 @@ private:
 
   scheduler& node_;
   std::unordered_map<std::string, pid, name_hash, std::equal_to<>> by_name_;
-  std::unordered_map<pid, std::string> by_pid_;
+  std::unordered_map<pid, std::string_view> by_pid_;  // views of by_name_'s keys
 };
 
 /// Registers the name `name` for `who` on the current scheduler (Erlang's
