@@ -302,9 +302,13 @@ def wrk(url: str, threads: int, connections: int, seconds: int, timeout: int | N
     text = out.stdout + out.stderr
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    kinds = zip(("connect", "read", "write", f"slower than {timeout or 2} s"), errors.groups()) if errors else []
+    failures = [f"{count} {kind}" for kind, count in kinds if int(count)]
+    failures += [f"{non2xx[1]} not 2xx or 3xx"] if non2xx else []
     return {"requests": int(_number(r"(\d+) requests in", text, "request count")),
             "rps": _number(r"Requests/sec:\s+([\d.]+)", text, "requests per second"),
             "failed": (sum(map(int, errors.groups())) if errors else 0) + (int(non2xx[1]) if non2xx else 0),
+            "failures": ", ".join(failures),  # what the failed ones were, for a message
             "p50_ms": _latency(text, "50%"), "p99_ms": _latency(text, "99%")}
 
 

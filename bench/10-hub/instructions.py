@@ -93,7 +93,7 @@ def load(server: b.Server, clients: int, seconds: int) -> int:
     """wrk against `server` for `seconds`; the requests it made, all answered."""
     result = b.wrk(server.url + "/test", 1, clients, seconds, timeout=30)
     if result["failed"]:
-        raise b.Skip(f"{result['failed']} of {result['requests']} requests failed")
+        raise b.Skip(f"{result['failed']} of {result['requests']} requests failed ({result['failures']})")
     return result["requests"]
 
 
