@@ -105,7 +105,6 @@ public:
               bool& timed_out)
       : alarm(node.use<alarm_clock>()), node_(node), ticket_(ticket), cancel_(cancel),
         timed_out_(timed_out) {}
-  ~on_deadline() override = default;
 
 private:
   void ring() override;
