@@ -25,7 +25,7 @@ void alarm_clock::alarm::set_after(clock::duration limit) {
 }
 
 void alarm_clock::alarm::clear() noexcept {
-  if (slot_ != unset) clock_.erase(*this);
+  if (place_ != unset) clock_.erase(*this);
   at_ = clock::time_point::max();
 }
 //! [set]
@@ -37,55 +37,68 @@ alarm_clock::~alarm_clock() {
 }
 
 //! [heap]
-// The heap: heap_[0] is the earliest alarm, and every alarm is no later
-// than the two below it (slots 2i+1 and 2i+2). Each alarm knows its slot, so
-// that one that is cleared leaves from the middle in O(log n): the last
-// alarm takes its slot and moves up or down to where it belongs.
-void alarm_clock::put(alarm* a, std::size_t slot) noexcept {
-  heap_[slot] = a;
-  a->slot_ = slot;
+// The heap: heap_[0] is the earliest alarm's entry, and every entry is no
+// later than the two below it (slots 2i+1 and 2i+2). An alarm's place knows
+// its slot, so that one that is cleared leaves from the middle in O(log n):
+// the last entry takes its slot and moves up or down to where it belongs.
+void alarm_clock::put(entry e, std::size_t slot) noexcept {
+  heap_[slot] = e;
+  places_[e.place].slot = slot;
 }
 
-void alarm_clock::move_up(std::size_t slot) {
-  alarm* a = heap_[slot];
+void alarm_clock::move_up(std::size_t slot) noexcept {
+  const entry e = heap_[slot];
   while (slot > 0) {
     const std::size_t parent = (slot - 1) / 2;
-    if (heap_[parent]->at_ <= a->at_) break;
+    if (heap_[parent].at <= e.at) break;
     put(heap_[parent], slot);
     slot = parent;
   }
-  put(a, slot);
+  put(e, slot);
 }
 
-void alarm_clock::move_down(std::size_t slot) {
-  alarm* a = heap_[slot];
+void alarm_clock::move_down(std::size_t slot) noexcept {
+  const entry e = heap_[slot];
   for (;;) {
     std::size_t child = 2 * slot + 1;
     if (child >= heap_.size()) break;
-    if (child + 1 < heap_.size() && heap_[child + 1]->at_ < heap_[child]->at_) ++child;
-    if (a->at_ <= heap_[child]->at_) break;
+    if (child + 1 < heap_.size() && heap_[child + 1].at < heap_[child].at) ++child;
+    if (e.at <= heap_[child].at) break;
     put(heap_[child], slot);
     slot = child;
   }
-  put(a, slot);
+  put(e, slot);
 }
 
 void alarm_clock::insert(alarm& a) {
-  heap_.push_back(&a);
-  a.slot_ = heap_.size() - 1;
-  move_up(a.slot_);
-  if (a.slot_ == 0) set_timer();  // the earliest now
+  if (free_place_ == alarm::unset) {  // none free: one more, free for now
+    places_.push_back({nullptr, alarm::unset});
+    free_place_ = places_.size() - 1;
+  }
+  heap_.push_back({a.at_, free_place_});  // if this throws, the place stays free
+  const std::size_t p = free_place_;
+  free_place_ = places_[p].slot;
+  places_[p].a = &a;
+  a.place_ = p;
+  move_up(heap_.size() - 1);
+  if (places_[p].slot == 0) set_timer();  // the earliest now
 }
 
 void alarm_clock::erase(alarm& a) noexcept {
-  const std::size_t slot = a.slot_;
-  a.slot_ = alarm::unset;
-  alarm* last = heap_.back();
+  const std::size_t p = a.place_;
+  const std::size_t slot = places_[p].slot;
+  a.place_ = alarm::unset;
+  places_[p] = {nullptr, free_place_};
+  free_place_ = p;
+  const entry last = heap_.back();
   heap_.pop_back();
-  if (last != &a) {
-    put(last, slot);
-    move_up(slot);
-    move_down(last->slot_);
+  if (last.place != p) {
+    heap_[slot] = last;
+    if (slot > 0 && last.at < heap_[(slot - 1) / 2].at) {
+      move_up(slot);
+    } else {
+      move_down(slot);
+    }
   }
   // A timer set for an earlier alarm than the earliest left fires early and
   // sets itself again: cheaper than setting it on every erase. With no alarm
@@ -101,7 +114,7 @@ void alarm_clock::set_timer() {
     timer_at_ = clock::time_point::max();  // no wait of the timer will ring
     return;
   }
-  const clock::time_point earliest = heap_.front()->at_;
+  const clock::time_point earliest = heap_.front().at;
   if (waits_ > 0 && timer_at_ <= earliest) return;  // it fires in time, and comes back here
   timer_.expires_at(earliest);                      // cancels a wait set for later
   timer_at_ = earliest;
@@ -117,8 +130,8 @@ void alarm_clock::set_timer() {
 // the timer for the earliest left.
 void alarm_clock::ring_due() {
   const clock::time_point now = clock::now();
-  while (!heap_.empty() && heap_.front()->at_ <= now) {
-    alarm& due = *heap_.front();
+  while (!heap_.empty() && heap_.front().at <= now) {
+    alarm& due = *places_[heap_.front().place].a;
     erase(due);
     due.ring();
   }

@@ -26,10 +26,11 @@ struct rang {
 /// The alarms of one scheduler's processes, under one Asio timer. An Asio
 /// timer per deadline costs a completion handler on the heap for as long as
 /// it waits, and the timer's own bookkeeping each time it is set and
-/// cancelled; a server sets a deadline for every read. Here each alarm is a
-/// node in its process's memory and a pointer in a heap ordered by time; the
-/// one timer waits for the earliest and, when it fires, rings every alarm
-/// that is due. One per scheduler (scheduler::use<alarm_clock>()).
+/// cancelled; a server sets a deadline for every read. Here each alarm lives
+/// in its process's memory, and the clock keeps the times of those that are
+/// set in a heap of its own; the one timer waits for the earliest and, when
+/// it fires, rings every alarm that is due. One per scheduler
+/// (scheduler::use<alarm_clock>()).
 class alarm_clock : public extension {
 public:
   /// The clock of alarms.
@@ -75,7 +76,7 @@ public:
     pid owner_{};
     ref tag_{};
     clock::time_point at_ = clock::time_point::max();
-    std::size_t slot_ = unset;  // its place in the clock's heap; unset when not in it
+    std::size_t place_ = unset;  // its place in the clock's table; unset when not set
   };
 
   /// The alarm clock of `node`, whose event loop its timer waits in.
@@ -91,11 +92,26 @@ public:
   void process_exited(pid, const exit_reason&) override {}
 
 private:
+  // A set alarm's place in the clock: the alarm, and the slot of the heap
+  // that holds its time. The places are the clock's own, in one table (a
+  // free one chains to the next free through `slot`), so that putting the
+  // heap in order writes only the clock's memory, never the stacks of the
+  // processes the alarms belong to.
+  struct place {
+    alarm* a;
+    std::size_t slot;
+  };
+  // A slot of the heap: an alarm's time, and its place.
+  struct entry {
+    clock::time_point at;
+    std::size_t place;
+  };
+
   void insert(alarm& a);
   void erase(alarm& a) noexcept;
-  void move_up(std::size_t slot);
-  void move_down(std::size_t slot);
-  void put(alarm* a, std::size_t slot) noexcept;
+  void move_up(std::size_t slot) noexcept;
+  void move_down(std::size_t slot) noexcept;
+  void put(entry e, std::size_t slot) noexcept;
   void set_timer();
   void ring_due();
 
@@ -104,7 +120,9 @@ private:
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   std::size_t waits_ = 0;                                  // of the timer, not yet completed
   clock::time_point timer_at_ = clock::time_point::max();  // what the last wait was set for
-  std::vector<alarm*> heap_;                               // the earliest first
+  std::vector<entry> heap_;                                // the earliest first
+  std::vector<place> places_;                              // by number: alarm::place_
+  std::size_t free_place_ = alarm::unset;                  // the first free place, if any
 };
 
 }  // namespace rdv::proc
