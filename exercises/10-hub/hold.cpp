@@ -3,35 +3,11 @@
 #include "address.hpp"
 #include "after.hpp"
 #include "hangup_watch.hpp"
-
-#include <sys/socket.h>
-
-#include <cerrno>
 #include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
 
 namespace rdv::hub {
 
 using tcp = boost::asio::ip::tcp;
-
-namespace {
-
-//! [peek_client]
-// What a client's readable socket says.
-enum class peeked { left, more_requests, nothing };
-
-// Looks at the client's socket without taking anything from it: an end of
-// stream or an error means the client left; bytes are its next (pipelined)
-// request, so it is still there; nothing at all was a false alarm.
-peeked peek_client(tcp::socket& client) {
-  char byte;
-  const ssize_t n = ::recv(client.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-  if (n > 0) return peeked::more_requests;
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return peeked::nothing;
-  return peeked::left;  // 0: end of stream; or ECONNRESET and the like
-}
-//! [peek_client]
-
-}  // namespace
 
 //! [register]
 hold::hold(request_id id, tcp::socket& client, hub_stats& stats,
@@ -45,7 +21,10 @@ hold::hold(request_id id, tcp::socket& client, hub_stats& stats,
 }
 //! [register]
 
-hold::~hold() { forget(); }
+hold::~hold() {
+  forget();
+  unwatch_client();
+}
 
 //! [forget]
 void hold::forget() {
@@ -63,7 +42,8 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
   deadline_ = deadline;
   trim_at_ = clock::now() + trim_after_;
   forward_ = forward;
-  watch_client();
+  proc::scheduler::current().use<hangup_watch>().watch(client_, tag_);
+  watching_ = true;
   if (forward_) note(forward_->ask_next(deadline_));
   while (!end_) {
     alarm_.set(next_alarm());
@@ -71,9 +51,8 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
                   proc::on_reply<exchange_result>(
                       forward_ ? forward_->asking() : proc::ref{},
                       [this](exchange_result&& r) { note(forward_->answered(r, deadline_)); }),
-                  [this](const proc::completed<client_watch>& c) { client_readable(c); },
                   [this](const hung_up& h) {
-                    if (h.tag == tag_) end_ = hold_end::client_gone;  // it pipelined, then left
+                    if (h.tag == tag_) end_ = hold_end::client_gone;
                   },
                   [this](const proc::rang& r) { rung(r); });
   }
@@ -81,9 +60,7 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
   if (end_ == hold_end::replied && forward_ && forward_->taken()) {
     ++stats_.forwarded;  // a worker answered before the backend did: a backend had the job
   }
-  if (pipelined_) proc::scheduler::current().use<hangup_watch>().forget(client_);
-  // The socket's wait may stay armed: it completes when the client sends its
-  // next request (or leaves), and the hold then (if any) drops it as stale.
+  unwatch_client();
   forget();
   return *end_;
 }
@@ -99,23 +76,11 @@ void hold::take(delivery& d) {
 }
 //! [take]
 
-//! [client_readable]
-// The client's socket becomes readable when the client leaves, or sends its
-// next request; notify() turns that into a message to this process.
-void hold::watch_client() {
-  client_.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), client_watch{tag_}));
+void hold::unwatch_client() noexcept {
+  if (!watching_) return;
+  proc::scheduler::current().use<hangup_watch>().unwatch(client_);
+  watching_ = false;
 }
-
-void hold::client_readable(const proc::completed<client_watch>& c) {
-  // TODO(ch10.3): notice a held client that leaves, and only that
-  // Hint: Readable may mean the client left, or that it sent its next request:
-  //   peek_client() tells which, without taking a byte. Which of the three things it
-  //   can find ends the wait, and what must happen for the others? (more:
-  //   ./course hint 10 3)
-  (void)c; (void)&peek_client; (void)pipelined_;
-  throw rdv::todo("ch10.3", "notice a held client that leaves, and only that");
-}
-//! [client_readable]
 
 // What the forward's news means: a backend took the request (counted), or
 // refused it, or none is left to ask (the client gets 502).

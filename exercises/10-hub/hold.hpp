@@ -9,7 +9,6 @@
 #include "call.hpp"
 #include "forward.hpp"
 #include "hub_stats.hpp"
-#include "notify.hpp"
 #include "request_id.hpp"
 #include "web.hpp"
 
@@ -47,14 +46,6 @@ enum class hold_end {
   timed_out,    ///< the deadline passed first: the client gets 504
   refused,      ///< no backend took the request: the client gets 502
   client_gone,  ///< the client closed its connection first: the hub hangs up
-};
-
-/// The tag of the wait for a held client's socket to become readable: the
-/// reference of the hold it is for. A wait that a hold leaves armed
-/// completes during a later hold of the same connection, which must know
-/// it is not its own.
-struct client_watch {
-  proc::ref hold;  ///< the hold that started the wait
 };
 
 /// A client held while the hub waits for the reply to its request: made in
@@ -104,8 +95,7 @@ public:
 
 private:
   void take(delivery& d);
-  void watch_client();
-  void client_readable(const proc::completed<client_watch>& c);
+  void unwatch_client() noexcept;
   void note(forward_attempts::state forward);
   void rung(const proc::rang& r);
   clock::time_point next_alarm() const;
@@ -117,7 +107,7 @@ private:
   proc::ref tag_ = proc::make_ref();  // tells this hold's news (its client, its alarm) from others'
   proc::alarm_clock::alarm alarm_{tag_};  // at next_alarm(): one timer for all, not one per hold
   bool registered_ = false;
-  bool pipelined_ = false;  // the client's next request is here: the hang-up watch took over
+  bool watching_ = false;  // the hang-up watch tells this process if the client leaves
   clock::time_point deadline_{};
   std::chrono::milliseconds trim_after_;
   std::function<void()> release_buffer_;

@@ -33,43 +33,57 @@ hangup_watch::~hangup_watch() {
 
 //! [watch]
 void hangup_watch::watch(boost::asio::ip::tcp::socket& socket, proc::ref tag) {
+  // EXERCISE ch10.3: notice a held client that leaves, and only that
+  // HINT: The socket must be in the epoll set (events_) to be heard of:
+  //       epoll_ctl(EPOLL_CTL_ADD), for EPOLLRDHUP, edge-triggered. That is
+  //       a system call: one per connection, not one per hold. The kernel
+  //       takes a socket out of the set when it closes.
+  // HINT: by_fd_ is by descriptor number, and a closed socket's number is
+  //       the next socket's. What in a watcher tells this connection's
+  //       socket from an earlier one's?
+  // HINT: deliver() notes a hang-up that came while nobody watched. Who
+  //       must hear of it, and when? And which counts must be right for
+  //       wait() and unwatch()?
+  // STUB: (void)socket; (void)tag;
   const int fd = socket.native_handle();
-  epoll_event e{};
-  e.events = EPOLLRDHUP;  // and, always, EPOLLHUP and EPOLLERR: a reset
-  e.data.fd = fd;
-  const bool known = watched_.contains(fd);
-  if (::epoll_ctl(events_.native_handle(), known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &e) != 0) {
-    throw std::system_error(errno, std::generic_category(), "hangup_watch: epoll_ctl");
+  if (by_fd_.size() <= static_cast<std::size_t>(fd))
+    by_fd_.resize(static_cast<std::size_t>(fd) + 1);
+  watcher& w = by_fd_[static_cast<std::size_t>(fd)];
+  const proc::pid me = proc::self();
+  if (w.who != me) {  // a new connection's socket, though its number may be an old one's
+    epoll_event e{};
+    e.events = EPOLLRDHUP | EPOLLET;  // and, always, EPOLLHUP and EPOLLERR: a reset
+    e.data.fd = fd;
+    const int set = events_.native_handle();
+    if (::epoll_ctl(set, EPOLL_CTL_ADD, fd, &e) != 0 &&  // in the set (another process's
+        (errno != EEXIST || ::epoll_ctl(set, EPOLL_CTL_MOD, fd, &e) != 0)) {  // watch): anew
+      throw std::system_error(errno, std::generic_category(), "hangup_watch: epoll_ctl");
+    }
+    w = {.who = me, .tag = tag};
   }
-  watched_[fd] = {proc::self(), tag};
+  w.tag = tag;
+  if (!w.watching) ++watching_;
+  w.watching = true;
+  if (w.hung_up) node_.send(me, hung_up{tag});  // it left between two holds
   wait();
+  // END EXERCISE
 }
 //! [watch]
 
-void hangup_watch::forget(boost::asio::ip::tcp::socket& socket) {
-  const int fd = socket.native_handle();
-  if (watched_.erase(fd) != 0) ::epoll_ctl(events_.native_handle(), EPOLL_CTL_DEL, fd, nullptr);
+void hangup_watch::unwatch(boost::asio::ip::tcp::socket& socket) noexcept {
+  const auto fd = static_cast<std::size_t>(socket.native_handle());
+  if (fd >= by_fd_.size() || !by_fd_[fd].watching || by_fd_[fd].who != proc::self()) return;
+  by_fd_[fd].watching = false;
+  --watching_;
   idle_if_nothing_watched();
 }
 
-// A wait with nothing to watch would keep the io_context from running out of
+// A wait with nobody watching would keep the io_context from running out of
 // work (and the server from stopping).
 void hangup_watch::idle_if_nothing_watched() {
-  if (!watched_.empty() || !waiting_) return;
+  if (watching_ > 0 || !waiting_) return;
   boost::system::error_code ignored;
   events_.cancel(ignored);
-}
-
-void hangup_watch::process_exited(proc::pid who, const proc::exit_reason&) {
-  for (auto it = watched_.begin(); it != watched_.end();) {
-    if (it->second.who == who) {
-      ::epoll_ctl(events_.native_handle(), EPOLL_CTL_DEL, it->first, nullptr);
-      it = watched_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  idle_if_nothing_watched();
 }
 
 void hangup_watch::wait() {
@@ -81,7 +95,7 @@ void hangup_watch::wait() {
                        waiting_ = false;
                        if (!ec) {
                          deliver();
-                       } else if (!watched_.empty()) {  // cancelled, then watched anew
+                       } else if (watching_ > 0) {  // cancelled, then watched anew
                          wait();
                        }
                      });
@@ -93,14 +107,11 @@ void hangup_watch::deliver() {
   const int n =
       ::epoll_wait(events_.native_handle(), ready.data(), static_cast<int>(ready.size()), 0);
   for (int i = 0; i < n; ++i) {
-    const int fd = ready[static_cast<std::size_t>(i)].data.fd;
-    if (const auto it = watched_.find(fd); it != watched_.end()) {
-      ::epoll_ctl(events_.native_handle(), EPOLL_CTL_DEL, fd, nullptr);  // told once
-      node_.send(it->second.who, hung_up{it->second.tag});
-      watched_.erase(it);
-    }
+    watcher& w = by_fd_[static_cast<std::size_t>(ready[static_cast<std::size_t>(i)].data.fd)];
+    w.hung_up = true;  // for good: its next watch hears of it at once
+    if (w.watching) node_.send(w.who, hung_up{w.tag});
   }
-  if (!watched_.empty()) wait();
+  if (watching_ > 0) wait();
 }
 //! [deliver]
 

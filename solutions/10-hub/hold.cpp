@@ -4,33 +4,9 @@
 #include "after.hpp"
 #include "hangup_watch.hpp"
 
-#include <sys/socket.h>
-
-#include <cerrno>
-
 namespace rdv::hub {
 
 using tcp = boost::asio::ip::tcp;
-
-namespace {
-
-//! [peek_client]
-// What a client's readable socket says.
-enum class peeked { left, more_requests, nothing };
-
-// Looks at the client's socket without taking anything from it: an end of
-// stream or an error means the client left; bytes are its next (pipelined)
-// request, so it is still there; nothing at all was a false alarm.
-peeked peek_client(tcp::socket& client) {
-  char byte;
-  const ssize_t n = ::recv(client.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-  if (n > 0) return peeked::more_requests;
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return peeked::nothing;
-  return peeked::left;  // 0: end of stream; or ECONNRESET and the like
-}
-//! [peek_client]
-
-}  // namespace
 
 //! [register]
 hold::hold(request_id id, tcp::socket& client, hub_stats& stats,
@@ -49,7 +25,10 @@ hold::hold(request_id id, tcp::socket& client, hub_stats& stats,
 }
 //! [register]
 
-hold::~hold() { forget(); }
+hold::~hold() {
+  forget();
+  unwatch_client();
+}
 
 //! [forget]
 void hold::forget() {
@@ -67,7 +46,8 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
   deadline_ = deadline;
   trim_at_ = clock::now() + trim_after_;
   forward_ = forward;
-  watch_client();
+  proc::scheduler::current().use<hangup_watch>().watch(client_, tag_);
+  watching_ = true;
   if (forward_) note(forward_->ask_next(deadline_));
   while (!end_) {
     alarm_.set(next_alarm());
@@ -75,9 +55,8 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
                   proc::on_reply<exchange_result>(
                       forward_ ? forward_->asking() : proc::ref{},
                       [this](exchange_result&& r) { note(forward_->answered(r, deadline_)); }),
-                  [this](const proc::completed<client_watch>& c) { client_readable(c); },
                   [this](const hung_up& h) {
-                    if (h.tag == tag_) end_ = hold_end::client_gone;  // it pipelined, then left
+                    if (h.tag == tag_) end_ = hold_end::client_gone;
                   },
                   [this](const proc::rang& r) { rung(r); });
   }
@@ -85,9 +64,7 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
   if (end_ == hold_end::replied && forward_ && forward_->taken()) {
     ++stats_.forwarded;  // a worker answered before the backend did: a backend had the job
   }
-  if (pipelined_) proc::scheduler::current().use<hangup_watch>().forget(client_);
-  // The socket's wait may stay armed: it completes when the client sends its
-  // next request (or leaves), and the hold then (if any) drops it as stale.
+  unwatch_client();
   forget();
   return *end_;
 }
@@ -111,39 +88,11 @@ void hold::take(delivery& d) {
 }
 //! [take]
 
-//! [client_readable]
-// The client's socket becomes readable when the client leaves, or sends its
-// next request; notify() turns that into a message to this process.
-void hold::watch_client() {
-  client_.async_wait(tcp::socket::wait_read, proc::notify(proc::self(), client_watch{tag_}));
+void hold::unwatch_client() noexcept {
+  if (!watching_) return;
+  proc::scheduler::current().use<hangup_watch>().unwatch(client_);
+  watching_ = false;
 }
-
-void hold::client_readable(const proc::completed<client_watch>& c) {
-  // EXERCISE ch10.3: notice a held client that leaves, and only that
-  // HINT: Readable may mean the client left, or that it sent its next
-  //       request: peek_client() tells which, without taking a byte.
-  //       Which of the three things it can find ends the wait, and
-  //       what must happen for the others?
-  // HINT: The socket's wait can outlive the hold (cancelling it would
-  //       cost a round trip); its completion then arrives during a
-  //       later hold of the same connection. What in the message
-  //       tells a hold its own wait from a stale one?
-  // HINT: A client whose next request waits unread keeps its socket
-  //       readable: a wait for readability can no longer tell when it
-  //       leaves. Who can (see hangup_watch)?
-  // STUB: (void)c; (void)&peek_client; (void)pipelined_;
-  if (!(c.tag.hold == tag_)) return;  // an earlier hold's wait: stale news
-  switch (c.error ? peeked::left : peek_client(client_)) {
-  case peeked::left: end_ = hold_end::client_gone; break;
-  case peeked::nothing: watch_client(); break;
-  case peeked::more_requests:  // still there; its next request waits its turn
-    proc::scheduler::current().use<hangup_watch>().watch(client_, tag_);
-    pipelined_ = true;
-    break;
-  }
-  // END EXERCISE
-}
-//! [client_readable]
 
 // What the forward's news means: a backend took the request (counted), or
 // refused it, or none is left to ask (the client gets 502).

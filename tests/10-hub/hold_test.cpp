@@ -18,9 +18,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -198,8 +201,8 @@ TEST(Hold, AClientSendingItsNextRequestHasNotLeft) {
     rdv::web::response answer;
     hold_client(server, stats, end, answer);
     boost::asio::write(client, boost::asio::buffer(std::string_view("GET /next HTTP/1.1\r\n")));
-    // Our own wait on the socket completes after the held process's (first
-    // in line), so it has the news before the reply.
+    // Once the bytes are in the hub's socket, whatever the hold would make
+    // of them is in its mailbox before the reply.
     server.async_wait(tcp::socket::wait_read, rdv::proc::use_process);
     EXPECT_TRUE(taken(text("answer")));
     proc::receive<proc::down>();
@@ -211,6 +214,114 @@ TEST(Hold, AClientSendingItsNextRequestHasNotLeft) {
   EXPECT_EQ(name(*end), "replied") << "bytes from the client are its next request, not a leaving";
   EXPECT_EQ(still_there, "GET /next HTTP/1.1\r\n")
       << "looking at the client's bytes must not take them";
+}
+
+// A process that holds the client at `server` twice, as a kept-alive
+// connection's process does: the first hold until it takes a reply, the
+// second after the test's go-ahead (a message); `ends` gets how each ended.
+proc::pid hold_twice(tcp::socket& server, rdv::hub::hub_stats& stats, std::vector<hold_end>& ends) {
+  const proc::pid p = proc::spawn([&] {
+    {
+      rdv::hub::hold first(held_id, server, stats);
+      ends.push_back(first.wait(std::chrono::steady_clock::now() + 10s));
+    }
+    proc::receive<std::string>();
+    rdv::hub::hold second(held_id, server, stats);
+    ends.push_back(second.wait(std::chrono::steady_clock::now() + 10s));
+  });
+  proc::monitor(p);
+  proc::yield();  // the first hold registers, and waits
+  return p;
+}
+
+TEST(Hold, AClientThatLeavesBetweenTwoHoldsIsGoneAtTheSecond) {
+  explained_in("ch10-disconnect");
+  rdv::hub::hub_stats stats;
+  std::vector<hold_end> ends;
+  std::optional<hold_end> other_end;
+  const std::string crash = run([&] {
+    auto& io = proc::current_io_context();
+    auto [server, client] = connect(io);
+    const proc::pid twice = hold_twice(server, stats, ends);
+    ASSERT_TRUE(taken(text("first answer")));
+    // Another client held meanwhile keeps the watch listening; it leaves
+    // after the first client, so that when its hold has heard of it, the
+    // watch has heard of the first client's leaving too, while nobody
+    // held that client.
+    auto [other_server, other_client] = connect(io);
+    rdv::web::response other_answer;
+    const rdv::hub::request_id other_id = *rdv::hub::request_id::parse(std::string(32, 'e'));
+    proc::monitor(proc::spawn([&] {
+      rdv::hub::hold held(other_id, other_server, stats);
+      other_end = held.wait(std::chrono::steady_clock::now() + 10s);
+    }));
+    proc::yield();
+    client.close();
+    other_client.close();
+    EXPECT_NE(proc::receive<proc::down>().who, twice) << "the other hold ends first";
+    proc::send(twice, std::string("hold again"));
+    proc::receive<proc::down>();
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(other_end.has_value());
+  EXPECT_EQ(name(*other_end), "client_gone");
+  ASSERT_EQ(ends.size(), 2u);
+  EXPECT_EQ(name(ends[0]), "replied");
+  EXPECT_EQ(name(ends[1]), "client_gone")
+      << "the client left while no hold waited for it: the next hold of its connection should "
+         "hear of it at once, not at its deadline";
+  EXPECT_EQ(stats.pending, 0u);
+}
+
+TEST(Hold, ASocketGivenAClosedSocketsNumberIsWatchedAfresh) {
+  explained_in("ch10-disconnect");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> first_end;
+  std::vector<hold_end> ends;
+  int first_number = -1, second_number = -2;
+  const std::string crash = run([&] {
+    auto& io = proc::current_io_context();
+    {
+      auto [server, client] = connect(io);
+      first_number = server.native_handle();
+      rdv::web::response answer;
+      hold_client(server, stats, first_end, answer);
+      client.close();
+      proc::receive<proc::down>();
+    }  // both sockets closed: the hub's number is free again
+    auto [server, client] = connect(io);
+    // The hub's side of the new connection takes the closed socket's number,
+    // as the next connection a server accepts often does.
+    int hub_side = server.release(), client_side = client.release();
+    if (client_side == first_number) {
+      const int moved = ::dup(client_side);
+      ::close(client_side);
+      client_side = moved;
+    }
+    if (hub_side != first_number) {
+      ASSERT_EQ(::dup2(hub_side, first_number), first_number);
+      ::close(hub_side);
+    }
+    tcp::socket renumbered(io, tcp::v4(), first_number), its_client(io, tcp::v4(), client_side);
+    second_number = renumbered.native_handle();
+    const proc::pid twice = hold_twice(renumbered, stats, ends);
+    EXPECT_TRUE(taken(text("answer")));
+    its_client.close();
+    proc::send(twice, std::string("hold again"));
+    proc::receive<proc::down>();
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_EQ(second_number, first_number);
+  ASSERT_TRUE(first_end.has_value());
+  EXPECT_EQ(name(*first_end), "client_gone");
+  ASSERT_EQ(ends.size(), 2u);
+  EXPECT_EQ(name(ends[0]), "replied")
+      << "the new connection's client is there: the old connection's leaving, under the same "
+         "number, is not its news";
+  EXPECT_EQ(name(ends[1]), "client_gone")
+      << "a new connection's socket with an old one's number is not yet in the watch's set: the "
+         "hold of its client should hear that it left, not wait for its deadline";
+  EXPECT_EQ(stats.pending, 0u);
 }
 
 TEST(Hold, AReplyToAProcessThatEndsWithoutAVerdictIsRefused) {
