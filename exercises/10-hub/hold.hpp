@@ -48,6 +48,8 @@ enum class hold_end {
   client_gone,  ///< the client closed its connection first: the hub hangs up
 };
 
+class hangup_watch;
+
 /// A client held while the hub waits for the reply to its request: made in
 /// the client's connection process, it registers that process under the
 /// request's id, so that the reply handler finds it with `whereis`.
@@ -107,7 +109,7 @@ private:
   proc::ref tag_ = proc::make_ref();  // tells this hold's news (its client, its alarm) from others'
   proc::alarm_clock::alarm alarm_{tag_};  // at next_alarm(): one timer for all, not one per hold
   bool registered_ = false;
-  bool watching_ = false;  // the hang-up watch tells this process if the client leaves
+  hangup_watch* watch_ = nullptr;  // while it tells this process if the client leaves
   clock::time_point deadline_{};
   std::chrono::milliseconds trim_after_;
   std::function<void()> release_buffer_;

@@ -46,8 +46,8 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
   deadline_ = deadline;
   trim_at_ = clock::now() + trim_after_;
   forward_ = forward;
-  proc::scheduler::current().use<hangup_watch>().watch(client_, tag_);
-  watching_ = true;
+  watch_ = &proc::scheduler::current().use<hangup_watch>();
+  watch_->watch(client_, tag_);
   if (forward_) note(forward_->ask_next(deadline_));
   while (!end_) {
     alarm_.set(next_alarm());
@@ -89,9 +89,8 @@ void hold::take(delivery& d) {
 //! [take]
 
 void hold::unwatch_client() noexcept {
-  if (!watching_) return;
-  proc::scheduler::current().use<hangup_watch>().unwatch(client_);
-  watching_ = false;
+  if (watch_) watch_->unwatch(client_);
+  watch_ = nullptr;
 }
 
 // What the forward's news means: a backend took the request (counted), or
