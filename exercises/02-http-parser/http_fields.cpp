@@ -48,27 +48,35 @@ void field_block::start(std::size_t at, std::size_t budget) {
 // The hottest loop of the parser, once per field line of every request:
 // `flatten` asks the compiler to inline all it calls (16% more requests/s).
 [[gnu::flatten]] parse_status field_block::parse(std::string_view input, const limits& limits) {
+  line_reader lines = lines_;  // a copy the pushes below cannot touch: it stays in registers
+  const auto leave = [&](parse_status status) {
+    lines_ = lines;
+    return status;
+  };
   for (;;) {
     // The section, blank line included, must end by limit_: how long may this line be?
-    const std::size_t room = limit_ >= lines_.line_at() + 2 ? limit_ - lines_.line_at() - 2 : 0;
+    const std::size_t room = limit_ >= lines.line_at() + 2 ? limit_ - lines.line_at() - 2 : 0;
     std::string_view line;
-    switch (lines_.next(input, room, line, error_)) {
-    case line_status::incomplete: return parse_status::need_more;
-    case line_status::invalid: return parse_status::failed;
-    case line_status::too_long: error_ = parse_error::head_too_large; return parse_status::failed;
+    switch (lines.next(input, room, line, error_)) {
+    case line_status::incomplete: return leave(parse_status::need_more);
+    case line_status::invalid: return leave(parse_status::failed);
+    case line_status::too_long:
+      error_ = parse_error::head_too_large;
+      return leave(parse_status::failed);
     case line_status::complete: break;
     }
-    if (lines_.line_at() > limit_) {  // a blank line with no room left
+    if (lines.line_at() > limit_) {  // a blank line with no room left
       error_ = parse_error::head_too_large;
-      return parse_status::failed;
+      return leave(parse_status::failed);
     }
-    if (line.empty()) return parse_status::done;  // the blank line ends the section
+    if (line.empty()) return leave(parse_status::done);  // the blank line ends the section
     if (spans_.size() == limits.max_fields) {
       error_ = parse_error::too_many_fields;
-      return parse_status::failed;
+      return leave(parse_status::failed);
     }
     field f;
-    if ((error_ = parse_field_line(line, f)) != parse_error::none) return parse_status::failed;
+    if ((error_ = parse_field_line(line, f)) != parse_error::none)
+      return leave(parse_status::failed);
     const auto offset = [&input](std::string_view part) {
       return static_cast<std::uint32_t>(part.data() - input.data());
     };
