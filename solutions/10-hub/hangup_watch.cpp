@@ -59,7 +59,7 @@ void hangup_watch::watch(boost::asio::ip::tcp::socket& socket, proc::ref tag) {
         (errno != EEXIST || ::epoll_ctl(set, EPOLL_CTL_MOD, fd, &e) != 0)) {  // watch): anew
       throw std::system_error(errno, std::generic_category(), "hangup_watch: epoll_ctl");
     }
-    w = {.who = me};
+    w = {.who = me, .tag = tag};
   }
   w.tag = tag;
   if (!w.watching) ++watching_;
