@@ -13,6 +13,7 @@ line_chart() with matplotlib, which only --write needs).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
 import re
@@ -451,6 +452,80 @@ def host_stalls(core: str = SERVER_CORE, seconds: float = 10) -> Stalls:
     out = subprocess.run([sys.executable, "-c", _STALL_PROBE, core, str(seconds)], capture_output=True,
                          text=True, timeout=seconds + 30, check=True).stdout.split()
     return Stalls(core, seconds, out[0] == "1", int(out[1]), float(out[2]), float(out[3]), int(out[4]))
+
+
+_STALL_WATCH = """
+import os, signal, sys, time
+core, late_ns, nap_ns = int(sys.argv[1]), int(float(sys.argv[2]) * 1e6), 1_000_000
+os.sched_setaffinity(0, {core})
+try:
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+except OSError:
+    pass
+stopped = []
+signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
+print("watching", flush=True)
+late = []
+while not stopped:
+    due = time.monotonic_ns() + nap_ns
+    time.sleep(nap_ns / 1e9)
+    woke = time.monotonic_ns()
+    if woke - due > late_ns:
+        late.append(f"{due}:{woke}")
+print(" ".join(late), flush=True)
+"""
+
+
+class StallWatch:
+    """While open, a thread on each of `cores` (real-time where it may be)
+    sleeps 1 ms at a time and notes every nap that ends more than `late_ms`
+    late: a stretch in which that core ran nothing of ours, for the host (a
+    hypervisor, say) or the kernel had it. `stalls` holds them afterwards as
+    (core, from, to) in CLOCK_MONOTONIC nanoseconds, the clock the bench's
+    programs stamp their messages with. Its cost to what runs beside it: a
+    wake-up a millisecond on each core, the same for every system measured."""
+
+    def __init__(self, cores: list[str], late_ms: float = 1.0) -> None:
+        self.cores, self.late_ms = cores, late_ms
+        self.stalls: list[tuple[str, int, int]] = []
+        self._probes: list[subprocess.Popen] = []
+
+    def __enter__(self) -> "StallWatch":
+        for core in self.cores:
+            probe = subprocess.Popen([sys.executable, "-c", _STALL_WATCH, core, str(self.late_ms)],
+                                     stdout=subprocess.PIPE, text=True)
+            self._probes.append(probe)
+            probe.stdout.readline()  # "watching"
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for core, probe in zip(self.cores, self._probes):
+            probe.send_signal(signal.SIGTERM)
+            out, _ = probe.communicate(timeout=30)
+            for stall in out.split():
+                due, woke = stall.split(":")
+                self.stalls.append((core, int(due), int(woke)))
+        self.index()
+
+    def index(self) -> None:
+        """Sorts `stalls` and indexes them for touches()."""
+        self.stalls.sort(key=lambda s: s[1])
+        self._ends = {core: ([s[1] for s in self.stalls if s[0] == core], [s[2] for s in self.stalls if s[0] == core])
+                      for core in self.cores}
+
+    def over(self, ms: float) -> list[float]:
+        """The stalls longer than `ms`, in ms."""
+        return [(woke - due) / 1e6 for _, due, woke in self.stalls if woke - due > ms * 1e6]
+
+    def touches(self, start_ns: int, end_ns: int) -> bool:
+        """Whether a stall on any watched core overlaps [start_ns, end_ns]."""
+        for dues, wokes in self._ends.values():
+            # A core's stalls are disjoint and in order: only the last to
+            # begin before end_ns can still be under way after start_ns.
+            last = bisect.bisect_left(dues, end_ns) - 1
+            if last >= 0 and wokes[last] > start_ns:
+                return True
+        return False
 
 
 def machine() -> str:

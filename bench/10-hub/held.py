@@ -17,7 +17,16 @@ ends none by itself. Once every client is held:
              system's processes per answer (perf task-clock), and the
              delivery time of each, from the moment the worker posted it
              (its body says when) to its arrival at the client, p50 and p99;
-  lost       clients that got anything but their answer, or were dropped.
+  lost       clients that got anything but their answer, or were dropped;
+  dropped    connects the kernel dropped at a full accept queue during
+             the take-in (TcpExt ListenDrops: the client's retransmission
+             brings each in later);
+  stalls     while the answers come, a real-time thread on each of the two
+             cores (benchlib.StallWatch) notes every stretch longer than
+             1 ms in which it could not run, for the host or the kernel
+             had the core: how many went past 2 ms, the longest, and the
+             p99 of delivery over the answers no such stretch overlapped,
+             the part of the p99 that is the system's own.
 
 This machine lets no process open more than 20,000 files, root included,
 so the clients come from several processes (bench/held_clients, Release),
@@ -79,6 +88,10 @@ class Scale:
     p50_ms: float = math.nan    # delivery: from posted to arrived
     p99_ms: float = math.nan
     lost: int = 0               # clients given anything else, or dropped
+    dropped: int = 0            # connects dropped at a full accept queue during the take-in
+    stalls: int = 0             # stretches over 2 ms in which a core ran nothing of ours
+    stall_ms: float = math.nan  # the longest of them
+    clear_p99_ms: float = math.nan  # delivery p99 of the answers no stall overlapped
     note: str = ""              # why there are no figures
 
 
@@ -102,6 +115,18 @@ def pss_bytes(pids: list[int]) -> int:
                 if line.startswith("Pss:"):
                     total += int(line.split()[1]) * 1024
     return total
+
+
+def listen_drops() -> int:
+    """Connects the kernel dropped at a full accept queue, machine-wide (TcpExt ListenDrops)."""
+    lines = [line.split() for line in Path("/proc/net/netstat").read_text().splitlines()
+             if line.startswith("TcpExt:")]
+    return int(dict(zip(lines[0], lines[1]))["ListenDrops"])
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value `fraction` of the way up sorted `values` (nan if none)."""
+    return values[min(len(values) - 1, int(len(values) * fraction))] if values else math.nan
 
 
 def fetch(url: str) -> str:
@@ -327,7 +352,7 @@ def measure(key: str, clients: int) -> Scale:
         scale.processes = system.processes
         pids = system.pids()
         before = (pss_bytes(pids), b.stack_pool_rss(pids), b.tcp_memory_bytes())
-        began = time.monotonic()
+        began, drops = time.monotonic(), listen_drops()
         loads = Loads(stack, system.port, clients, IN_FLIGHT)
         sent = loads.sent()
         if not taken_in(system, sent):
@@ -336,6 +361,7 @@ def measure(key: str, clients: int) -> Scale:
                           f"{turned_away(loads.reports())}")
             return scale
         scale.take_in = time.monotonic() - began
+        scale.dropped = listen_drops() - drops
         if not b.poll_until(system.held, 120, every=1):
             scale.note = "not every client was held (and trimmed) within 120 s of the last one's job"
             return scale
@@ -344,7 +370,7 @@ def measure(key: str, clients: int) -> Scale:
         scale.stacks = (b.stack_pool_rss(pids) - before[1]) / sent if key.startswith("hub") else math.nan
         scale.kernel = max(b.tcp_memory_bytes() - before[2], 0) / sent  # machine-wide: clamp
         release = sent // 10
-        with b.task_clock(pids) as clock:
+        with b.StallWatch([b.SERVER_CORE, b.LOAD_CORE]) as watch, b.task_clock(pids) as clock:
             fetch(f"{system.worker}/release/{release}/{RATE}")
             b.poll_until(lambda: int(fetch(system.worker + "/released")) >= release,
                          release / RATE + 60)
@@ -359,10 +385,13 @@ def measure(key: str, clients: int) -> Scale:
         reports = loads.reports()
         scale.released = int(fetch(system.worker + "/released"))
         scale.answered = sum(r["statuses"].get("200", 0) for r in reports)
-        latencies = sorted(us for r in reports for us in r["latency_us"])
-        if latencies:
-            scale.p50_ms = latencies[len(latencies) // 2] / 1000
-            scale.p99_ms = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] / 1000
+        delivered = [(posted, us) for r in reports for posted, us in zip(r["posted_ns"], r["latency_us"])]
+        latencies = sorted(us / 1000 for _, us in delivered)
+        scale.p50_ms, scale.p99_ms = percentile(latencies, 0.5), percentile(latencies, 0.99)
+        stalls = watch.over(2)
+        scale.stalls, scale.stall_ms = len(stalls), max(stalls, default=0.0)
+        scale.clear_p99_ms = percentile(sorted(us / 1000 for posted, us in delivered
+                                               if not watch.touches(posted, posted + int(us * 1000))), 0.99)
         if clock.seconds is not None and scale.answered:
             scale.cpu_us = clock.seconds * 1e6 / scale.answered
         others = sum(n for r in reports for s, n in r["statuses"].items() if s != "200")
@@ -396,7 +425,8 @@ def run(counts: list[int], systems: list[str], write: bool) -> int:
 
 HEADERS = ["system", "processes", "take-in s", "KiB per held client", "KiB in stacks",
            "KiB of TCP buffers in the kernel", "answers", "CPU µs per answer", "delivery p50 ms",
-           "delivery p99 ms", "lost"]
+           "delivery p99 ms", "lost", "connects dropped at a full queue", "stalls over 2 ms (longest ms)",
+           "p99 ms of the answers no stall touched"]
 
 
 def tables(results, counts, systems, stalls: b.Stalls) -> tuple[str, list[str]]:
@@ -411,7 +441,8 @@ def tables(results, counts, systems, stalls: b.Stalls) -> tuple[str, list[str]]:
             rows.append([NAMES[key], str(s.processes), b.fmt(s.take_in, 1), b.fmt(s.pss / 1024, 1),
                          b.fmt(s.stacks / 1024, 1) if key.startswith("hub") else "—", b.fmt(s.kernel / 1024, 1),
                          f"{s.answered:,} of {s.clients // 10:,}", b.fmt(s.cpu_us, 1), b.fmt(s.p50_ms, 2),
-                         b.fmt(s.p99_ms, 2), f"{s.lost:,}"])
+                         b.fmt(s.p99_ms, 2), f"{s.lost:,}", f"{s.dropped:,}",
+                         f"{s.stalls:,} ({s.stall_ms:.1f})", b.fmt(s.clear_p99_ms, 2)])
         title = f"{clients:,} clients held"
         text.append(b.table(title, HEADERS, rows))
         markdown += b.markdown_table(f"**{title}**", HEADERS, rows)
@@ -437,7 +468,9 @@ def target_lines(results, counts, stalls: b.Stalls) -> list[str]:
         # A host that takes the core away for longer than the target puts some
         # answers past it whatever the hub does: the line says how long.
         line(hub.p99_ms <= 10, f"delivery p99 {hub.p99_ms:.2f} ms at {most:,} held (at most 10 ms; before the "
-                               f"run the host stalled CPU {stalls.core} for up to {stalls.worst_ms:.1f} ms)"),
+                               f"run the host stalled CPU {stalls.core} for up to {stalls.worst_ms:.1f} ms, while "
+                               f"the answers came {hub.stalls:,} times over 2 ms, up to {hub.stall_ms:.1f} ms; "
+                               f"the answers no stall touched: p99 {hub.clear_p99_ms:.2f} ms)"),
     ]
     for key in ("nchan", "pushpin"):
         peer = results.get((key, most))

@@ -7,9 +7,10 @@
 // rest could not connect). Each line "report" on stdin gets one JSON line
 // back: the requests sent, the answers by status, the connections that
 // closed without one, and, for each 200 answer whose body has "posted_ns"
-// (peer_worker puts it there), the microseconds from that moment to the
-// answer's arrival. Both clocks are CLOCK_MONOTONIC, which every process on
-// the machine shares. The end of stdin ends it.
+// (peer_worker puts it there), that moment ("posted_ns") and the
+// microseconds from it to the answer's arrival ("latency_us", in the same
+// order). Both clocks are CLOCK_MONOTONIC, which every process on the
+// machine shares. The end of stdin ends it.
 //
 // One thread and one epoll set: the load must cost little next to what it
 // measures, and a process of its own per source address keeps each under
@@ -186,6 +187,7 @@ private:
     ++statuses_[status];
     std::int64_t posted = 0;
     if (status == 200 && number_after(in.substr(end + 4, length), "\"posted_ns\":", posted)) {
+      posted_ns_.push_back(posted);
       latencies_us_.push_back(static_cast<double>(monotonic_ns() - posted) / 1000.0);
     }
     return true;
@@ -209,13 +211,23 @@ private:
       out << comma << '"' << status << "\":" << count;
       comma = ",";
     }
-    out << "},\"latency_us\":[";
-    comma = "";
-    for (const double us : latencies_us_) {
-      out << comma << us;
+    out << '}';
+    json_array(out, "posted_ns", posted_ns_);
+    json_array(out, "latency_us", latencies_us_);
+    std::cout << out.str() << '}' << std::endl;
+  }
+
+  // `,"name":[v,...]`
+  template <class Number>
+  static void json_array(std::ostream& out, std::string_view name,
+                         const std::vector<Number>& values) {
+    out << ",\"" << name << "\":[";
+    const char* comma = "";
+    for (const Number v : values) {
+      out << comma << v;
       comma = ",";
     }
-    std::cout << out.str() << "]}" << std::endl;
+    out << ']';
   }
 
   sockaddr_in to_, from_;
@@ -225,7 +237,8 @@ private:
   std::size_t started_ = 0, connecting_ = 0, sent_ = 0, failed_ = 0, closed_ = 0;
   bool said_sent_ = false;
   std::map<int, std::size_t> statuses_;
-  std::vector<double> latencies_us_;
+  std::vector<std::int64_t> posted_ns_;  // when each 200 answer was posted
+  std::vector<double> latencies_us_;     // and how long it took to arrive
 };
 
 sockaddr_in ipv4(const std::string& host, std::uint16_t port) {
