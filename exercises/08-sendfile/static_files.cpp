@@ -63,16 +63,17 @@ constexpr std::uint64_t file_step = 256 * 1024;
 // has measured, and a head held back with MSG_MORE, even for the
 // microseconds until the file's first bytes join it, makes it measure less
 // (see the book's packets experiment). Asked for each response: a
-// connection's congestion control may change, and the call costs less
-// than a packet.
+// connection takes the system's default of the moment it is accepted, which
+// may change while the server runs, and the call costs less than a packet.
+// (A server that sets every connection's congestion control itself knows
+// the answer before the first: static-server --congestion.)
 packing definite(packing pack, tcp::socket& socket) {
   if (pack != packing::automatic) return pack;
 #if defined(TCP_CONGESTION)
   char name[16] = {};
   socklen_t size = sizeof name;
-  if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CONGESTION, name, &size) == 0 &&
-      std::string_view(name, ::strnlen(name, sizeof name)).starts_with("bbr")) {
-    return packing::separate;
+  if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CONGESTION, name, &size) == 0) {
+    return packing_for(pack, std::string_view(name, ::strnlen(name, sizeof name)));
   }
 #endif
   return packing::joined;
@@ -284,6 +285,11 @@ response file_server::answer_with_file(web::request& request, file_handle file,
 //! [answer_with_file]
 
 }  // namespace
+
+packing packing_for(packing pack, std::string_view congestion) {
+  if (pack != packing::automatic) return pack;
+  return congestion.starts_with("bbr") ? packing::separate : packing::joined;
+}
 
 web::handler static_files(const static_options& options) {
   auto server = std::make_shared<const file_server>(options);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace rdv::files {
 
@@ -25,6 +26,12 @@ enum class packing {
   cork,       ///< Nagle on, and TCP_CORK from the head to the file's last byte
 };
 // [packing]
+
+/// `pack` made definite for a connection whose congestion control is named
+/// `congestion` (as `/proc/sys/net/ipv4/tcp_congestion_control` names them):
+/// `automatic` becomes `separate` under one that paces (any whose name
+/// starts with `bbr`) and `joined` under any other; the rest stay as they are.
+packing packing_for(packing pack, std::string_view congestion);
 
 /// How static_files() serves.
 struct static_options {

@@ -5,8 +5,11 @@
 #include "rdv/test/book.hpp"
 #include "rdv/test/program.hpp"
 #include "rdv/test/slow_reader.hpp"
+#include "rdv/test/tcp_segments.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <utility>
 
 namespace {
 
@@ -65,6 +68,41 @@ TEST(Program, DropsClientsThatStopReadingAFile) {
           << p.output();
     }
   }
+}
+
+// Whether the kernel has the congestion control `name` loaded.
+bool congestion_available(const std::string& name) {
+  std::ifstream in("/proc/sys/net/ipv4/tcp_available_congestion_control");
+  std::string word;
+  while (in >> word) {
+    if (word == name) return true;
+  }
+  return false;
+}
+
+TEST(Program, SettlesTheDefaultPackingFromItsCongestionControl) {
+  explained_in("ch08-packets");
+  if (!rdv::test::segment_counts_available()) {
+    GTEST_SKIP() << "this system does not count TCP segments (TCP_INFO), as under qemu-user";
+  }
+  const ch08::filled_root tree;
+  int measured = 0;
+  for (const auto& [congestion, segments] : {std::pair{"cubic", 1u}, std::pair{"bbr", 2u}}) {
+    if (!congestion_available(congestion)) continue;
+    rdv::test::program p(server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0",
+                                  "--congestion", congestion});
+    rdv::test::client c(p.port("http"));
+    const std::uint32_t before = rdv::test::data_segments_received(c.native_handle());
+    c.send("GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+    EXPECT_EQ(rdv::test::data_segments_received(c.native_handle()) - before, segments)
+        << p.command_line() << ": under " << congestion << " the default, --packing auto, "
+        << (segments == 1 ? "should send the head with the file, in one segment"
+                          : "paces, so the head should go alone, then the file: two segments");
+    ++measured;
+  }
+  if (measured < 2)
+    GTEST_SKIP() << "this kernel lacks CUBIC or BBR (tcp_available_congestion_control)";
 }
 
 TEST(Program, RejectsAnUnknownPacking) {

@@ -86,6 +86,9 @@ public:
   /// Closes the connection now, without reading what is pending.
   void close();
 
+  /// The connection's socket, for what a test asks the kernel about it
+  /// (TCP_INFO's counters, say); the client keeps it.
+  int native_handle() const { return fd_; }
   /// Every byte received so far, as it came.
   const std::string& received() const { return received_; }
   /// Every byte sent and received so far, escaped, and how to reproduce them by hand.
