@@ -456,7 +456,7 @@ def host_stalls(core: str = SERVER_CORE, seconds: float = 10) -> Stalls:
 
 _STALL_WATCH = """
 import os, signal, sys, time
-core, late_ns, nap_ns = int(sys.argv[1]), int(float(sys.argv[2]) * 1e6), 1_000_000
+core, late_ns, nap_ns = int(sys.argv[1]), int(float(sys.argv[2]) * 1e6), int(sys.argv[3])
 os.sched_setaffinity(0, {core})
 try:
     os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
@@ -467,11 +467,11 @@ signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
 print("watching", flush=True)
 late = []
 while not stopped:
-    due = time.monotonic_ns() + nap_ns
+    slept = time.monotonic_ns()
     time.sleep(nap_ns / 1e9)
     woke = time.monotonic_ns()
-    if woke - due > late_ns:
-        late.append(f"{due}:{woke}")
+    if woke - slept - nap_ns > late_ns:
+        late.append(f"{slept}:{woke}")
 print(" ".join(late), flush=True)
 """
 
@@ -479,11 +479,15 @@ print(" ".join(late), flush=True)
 class StallWatch:
     """While open, a thread on each of `cores` (real-time where it may be)
     sleeps 1 ms at a time and notes every nap that ends more than `late_ms`
-    late: a stretch in which that core ran nothing of ours, for the host (a
+    late: the core ran nothing of ours for a while, for the host (a
     hypervisor, say) or the kernel had it. `stalls` holds them afterwards as
     (core, from, to) in CLOCK_MONOTONIC nanoseconds, the clock the bench's
-    programs stamp their messages with. Its cost to what runs beside it: a
-    wake-up a millisecond on each core, the same for every system measured."""
+    programs stamp their messages with: the whole nap, from when the thread
+    lay down to when it woke, since the stretch may have begun anywhere in
+    it. Its cost to what runs beside it: a wake-up a millisecond on each
+    core, the same for every system measured."""
+
+    NAP_NS = 1_000_000
 
     def __init__(self, cores: list[str], late_ms: float = 1.0) -> None:
         self.cores, self.late_ms = cores, late_ms
@@ -492,8 +496,8 @@ class StallWatch:
 
     def __enter__(self) -> "StallWatch":
         for core in self.cores:
-            probe = subprocess.Popen([sys.executable, "-c", _STALL_WATCH, core, str(self.late_ms)],
-                                     stdout=subprocess.PIPE, text=True)
+            probe = subprocess.Popen([sys.executable, "-c", _STALL_WATCH, core, str(self.late_ms),
+                                      str(self.NAP_NS)], stdout=subprocess.PIPE, text=True)
             self._probes.append(probe)
             probe.stdout.readline()  # "watching"
         return self
@@ -503,8 +507,8 @@ class StallWatch:
             probe.send_signal(signal.SIGTERM)
             out, _ = probe.communicate(timeout=30)
             for stall in out.split():
-                due, woke = stall.split(":")
-                self.stalls.append((core, int(due), int(woke)))
+                slept, woke = stall.split(":")
+                self.stalls.append((core, int(slept), int(woke)))
         self.index()
 
     def index(self) -> None:
@@ -514,15 +518,16 @@ class StallWatch:
                       for core in self.cores}
 
     def over(self, ms: float) -> list[float]:
-        """The stalls longer than `ms`, in ms."""
-        return [(woke - due) / 1e6 for _, due, woke in self.stalls if woke - due > ms * 1e6]
+        """How late each nap that overslept by more than `ms` woke, in ms."""
+        late = [(woke - slept - self.NAP_NS) / 1e6 for _, slept, woke in self.stalls]
+        return [x for x in late if x > ms]
 
     def touches(self, start_ns: int, end_ns: int) -> bool:
         """Whether a stall on any watched core overlaps [start_ns, end_ns]."""
-        for dues, wokes in self._ends.values():
+        for starts, wokes in self._ends.values():
             # A core's stalls are disjoint and in order: only the last to
             # begin before end_ns can still be under way after start_ns.
-            last = bisect.bisect_left(dues, end_ns) - 1
+            last = bisect.bisect_left(starts, end_ns) - 1
             if last >= 0 and wokes[last] > start_ns:
                 return True
         return False

@@ -40,8 +40,9 @@ class Touches(unittest.TestCase):
     def test_no_stalls_touch_nothing(self) -> None:
         self.assertFalse(watch([]).touches(0, 10**18))
 
-    def test_over_lists_the_long_ones_in_ms(self) -> None:
-        w = watch([("0", 0, 1_500_000), ("1", 0, 2_500_000), ("0", 10**7, 10**7 + 19_100_000)])
+    def test_over_lists_how_late_the_long_naps_woke_in_ms(self) -> None:
+        nap = b.StallWatch.NAP_NS  # a stall is the whole nap it fell in
+        w = watch([("0", 0, nap + 1_500_000), ("1", 0, nap + 2_500_000), ("0", 10**7, 10**7 + nap + 19_100_000)])
         self.assertEqual(w.over(2), [2.5, 19.1])
 
 
