@@ -409,22 +409,48 @@ def expect_congestion(port: int, congestion: str) -> None:
         raise Skip(f"its connections use {m[1]}, not {congestion}")
 
 
-_STALL_PROBE = """
-import os, sys, time
-core, seconds, nap = int(sys.argv[1]), float(sys.argv[2]), 0.0005
+# A thread on one core (argv: core, nap in ns, how late in ns a nap must end
+# to be noted, seconds to run or 0 to run until SIGTERM), real-time where it
+# may be, that sleeps a nap at a time. It prints "watching" once it runs and,
+# at the end, whether it ran real-time, how many naps it took, and each nap
+# noted as "slept:woke" in CLOCK_MONOTONIC nanoseconds.
+_NAPPER = """
+import os, signal, sys, time
+core, nap_ns, late_ns, seconds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 os.sched_setaffinity(0, {core})
 try:
     os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
     realtime = 1
 except OSError:
     realtime = 0
-late, end = [], time.monotonic() + seconds
-while (start := time.monotonic()) < end:
-    time.sleep(nap)
-    late.append(time.monotonic() - start - nap)
-late.sort()
-print(realtime, len(late), late[-1] * 1e3, late[int(len(late) * 0.99)] * 1e3, sum(x > 0.002 for x in late))
+stopped = []
+signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
+print("watching", flush=True)
+end = time.monotonic_ns() + int(seconds * 1e9) if seconds else None
+naps, late = 0, []
+while not stopped and (end is None or time.monotonic_ns() < end):
+    slept = time.monotonic_ns()
+    time.sleep(nap_ns / 1e9)
+    woke = time.monotonic_ns()
+    naps += 1
+    if woke - slept - nap_ns > late_ns:
+        late.append(f"{slept}:{woke}")
+print(realtime, naps, " ".join(late), flush=True)
 """
+
+
+def _napper(core: str, nap_ns: int, late_ns: int, seconds: float = 0) -> subprocess.Popen:
+    """_NAPPER started on `core`, once it runs."""
+    probe = subprocess.Popen([sys.executable, "-c", _NAPPER, core, str(nap_ns), str(late_ns), str(seconds)],
+                             stdout=subprocess.PIPE, text=True)
+    probe.stdout.readline()  # "watching"
+    return probe
+
+
+def _naps(out: str) -> tuple[bool, int, list[tuple[int, int]]]:
+    """What _NAPPER printed: (real-time, naps taken, [(slept, woke)] of the naps noted)."""
+    realtime, naps, *noted = out.split()
+    return realtime == "1", int(naps), [(int(s), int(w)) for s, w in (n.split(":") for n in noted)]
 
 
 @dataclass
@@ -449,31 +475,11 @@ class Stalls:
 def host_stalls(core: str = SERVER_CORE, seconds: float = 10) -> Stalls:
     """Measures how long the host keeps `core` from a thread that asks for it
     (a latency figure below that cannot be the program's alone)."""
-    out = subprocess.run([sys.executable, "-c", _STALL_PROBE, core, str(seconds)], capture_output=True,
-                         text=True, timeout=seconds + 30, check=True).stdout.split()
-    return Stalls(core, seconds, out[0] == "1", int(out[1]), float(out[2]), float(out[3]), int(out[4]))
-
-
-_STALL_WATCH = """
-import os, signal, sys, time
-core, late_ns, nap_ns = int(sys.argv[1]), int(float(sys.argv[2]) * 1e6), int(sys.argv[3])
-os.sched_setaffinity(0, {core})
-try:
-    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
-except OSError:
-    pass
-stopped = []
-signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
-print("watching", flush=True)
-late = []
-while not stopped:
-    slept = time.monotonic_ns()
-    time.sleep(nap_ns / 1e9)
-    woke = time.monotonic_ns()
-    if woke - slept - nap_ns > late_ns:
-        late.append(f"{slept}:{woke}")
-print(" ".join(late), flush=True)
-"""
+    nap = 500_000
+    out, _ = _napper(core, nap, -1, seconds).communicate(timeout=seconds + 30)  # -1: note every nap
+    realtime, naps, noted = _naps(out)
+    late = sorted((woke - slept - nap) / 1e6 for slept, woke in noted)
+    return Stalls(core, seconds, realtime, naps, late[-1], late[int(len(late) * 0.99)], sum(x > 2 for x in late))
 
 
 class StallWatch:
@@ -495,20 +501,14 @@ class StallWatch:
         self._probes: list[subprocess.Popen] = []
 
     def __enter__(self) -> "StallWatch":
-        for core in self.cores:
-            probe = subprocess.Popen([sys.executable, "-c", _STALL_WATCH, core, str(self.late_ms),
-                                      str(self.NAP_NS)], stdout=subprocess.PIPE, text=True)
-            self._probes.append(probe)
-            probe.stdout.readline()  # "watching"
+        self._probes = [_napper(core, self.NAP_NS, int(self.late_ms * 1e6)) for core in self.cores]
         return self
 
     def __exit__(self, *exc) -> None:
         for core, probe in zip(self.cores, self._probes):
             probe.send_signal(signal.SIGTERM)
             out, _ = probe.communicate(timeout=30)
-            for stall in out.split():
-                slept, woke = stall.split(":")
-                self.stalls.append((core, int(slept), int(woke)))
+            self.stalls += [(core, slept, woke) for slept, woke in _naps(out)[2]]
         self.index()
 
     def index(self) -> None:
