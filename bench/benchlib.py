@@ -428,8 +428,9 @@ signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
 print("watching", flush=True)
 end = time.monotonic_ns() + int(seconds * 1e9) if seconds else None
 naps, late = 0, []
-while not stopped and (end is None or time.monotonic_ns() < end):
-    slept = time.monotonic_ns()
+woke = time.monotonic_ns()
+while not stopped and (end is None or woke < end):
+    slept = woke  # a turn of this loop counts whole: a core slowed down shows in its work too
     time.sleep(nap_ns / 1e9)
     woke = time.monotonic_ns()
     naps += 1
@@ -482,34 +483,155 @@ def host_stalls(core: str = SERVER_CORE, seconds: float = 10) -> Stalls:
     return Stalls(core, seconds, realtime, naps, late[-1], late[int(len(late) * 0.99)], sum(x > 2 for x in late))
 
 
+def tasks(pids: list[int]) -> set[int]:
+    """The task (thread) ids of processes `pids`, while they live; the pids
+    themselves in any case."""
+    found = set(pids)
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            found |= {int(task) for task in os.listdir(f"/proc/{pid}/task")}
+    return found
+
+
+def stolen_stretches(pieces: list[tuple[int, int, int]], bin_ns: int, share: float,
+                     over_ns: float) -> list[tuple[int, int, int]]:
+    """Where a core lost much of its time: `pieces` are (from, to, taken) in
+    ns, each having taken `taken` evenly over [from, to]. Cut into bins of
+    `bin_ns`, a bin that lost at least `share` of itself is stolen; a run of
+    stolen bins is a stretch (from, to, taken), and those that took more
+    than `over_ns` in all are returned. A little taken often (a wake-up's
+    worth every millisecond) steals no bin, however long it goes on."""
+    bins: dict[int, float] = {}
+    for start, end, taken in pieces:
+        density = taken / (end - start) if end > start else 0.0
+        n = start // bin_ns
+        while n * bin_ns < end:
+            bins[n] = bins.get(n, 0.0) + (min(end, (n + 1) * bin_ns) - max(start, n * bin_ns)) * density
+            n += 1
+    stretches: list[list[int]] = []
+    for n in sorted(bins):
+        if bins[n] < share * bin_ns:
+            continue
+        if stretches and stretches[-1][1] == n * bin_ns:
+            stretches[-1][1] += bin_ns
+            stretches[-1][2] += round(bins[n])
+        else:
+            stretches.append([n * bin_ns, (n + 1) * bin_ns, round(bins[n])])
+    return [(start, end, taken) for start, end, taken in stretches if taken > over_ns]
+
+
 class StallWatch:
-    """While open, a thread on each of `cores` (real-time where it may be)
-    sleeps 1 ms at a time and notes every nap that ends more than `late_ms`
-    late: the core ran nothing of ours for a while, for the host (a
-    hypervisor, say) or the kernel had it. `stalls` holds them afterwards as
-    (core, from, to) in CLOCK_MONOTONIC nanoseconds, the clock the bench's
-    programs stamp their messages with: the whole nap, from when the thread
-    lay down to when it woke, since the stretch may have begun anywhere in
-    it. Its cost to what runs beside it: a wake-up a millisecond on each
-    core, the same for every system measured."""
+    """While open, watches `cores` for stretches in which they ran nothing
+    of the bench's, in two ways:
+
+    - the host (a hypervisor, say) or the kernel: a thread on each core,
+      real-time where it may be, sleeps 1 ms at a time and notes every turn
+      that ends more than `late_ms` late;
+    - another program on the machine: `perf record` notes each task the
+      cores switch to, and a task that is neither the bench's (this process
+      and all it started) nor the kernel's is another program's. A
+      real-time thread cannot see those: it takes the core from them.
+
+    A stall is a run of BIN_NS bins of a core's time that each lost at
+    least SHARE of it to either, and what it took is their time summed: a
+    host or a program that takes a core a millisecond at a time takes much
+    of it without any one piece being long (stolen_stretches). `stalls`
+    holds afterwards, as (core, from, to, taken) in CLOCK_MONOTONIC
+    nanoseconds (the clock the bench's programs stamp their messages with),
+    each stall that took more than `stall_ms`; a late turn counts as taken
+    evenly over all of it, since the stretch may have begun anywhere in it. `others` holds the other programs that ran on the cores
+    and for how long, in ms. Its cost to what runs beside it: a wake-up a
+    millisecond on each core and a trace record per task switch, the same
+    for every system measured."""
 
     NAP_NS = 1_000_000
+    BIN_NS = 5 * NAP_NS
+    SHARE = 0.2
+    usable: bool | None = None  # whether perf may trace task switches here
 
-    def __init__(self, cores: list[str], late_ms: float = 1.0) -> None:
-        self.cores, self.late_ms = cores, late_ms
-        self.stalls: list[tuple[str, int, int]] = []
+    def __init__(self, cores: list[str], late_ms: float = 0.25, stall_ms: float = 2.0) -> None:
+        self.cores, self.late_ms, self.stall_ms = cores, late_ms, stall_ms
+        self.stalls: list[tuple[str, int, int, int]] = []
+        self.others: dict[str, float] = {}
+        self._ours: set[int] = set()
         self._probes: list[subprocess.Popen] = []
+        self._trace: subprocess.Popen | None = None
+        self._folder: tempfile.TemporaryDirectory | None = None
 
     def __enter__(self) -> "StallWatch":
         self._probes = [_napper(core, self.NAP_NS, int(self.late_ms * 1e6)) for core in self.cores]
+        if StallWatch.usable is None:
+            StallWatch.usable = bool(shutil.which("perf")) and subprocess.run(
+                ["perf", "record", "-q", "-e", "sched:sched_switch", "-a", "-o", os.devnull, "true"],
+                capture_output=True).returncode == 0
+        if StallWatch.usable and self.cores:
+            self._folder = tempfile.TemporaryDirectory(prefix="rdv-stall-watch-")
+            self._trace = subprocess.Popen(
+                ["perf", "record", "-q", "-e", "sched:sched_switch", "-e", "sched:sched_waking", "-e",
+                 "sched:sched_process_fork", "-a",
+                 "-k", "CLOCK_MONOTONIC", "-o", str(Path(self._folder.name) / "switches")],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(0.2)  # let perf attach before the load starts
+        self._ours = tasks(tree(os.getpid()))  # the probes and the tracer too
         return self
 
     def __exit__(self, *exc) -> None:
+        pieces: dict[str, list[tuple[int, int, int]]] = {core: [] for core in self.cores}
         for core, probe in zip(self.cores, self._probes):
             probe.send_signal(signal.SIGTERM)
             out, _ = probe.communicate(timeout=30)
-            self.stalls += [(core, slept, woke) for slept, woke in _naps(out)[2]]
+            pieces[core] += [(slept, woke, woke - slept - self.NAP_NS) for slept, woke in _naps(out)[2]]
+        if self._trace and self._folder:
+            self._trace.send_signal(signal.SIGINT)
+            self._trace.wait(timeout=60)
+            trace = subprocess.run(["perf", "script", "-i", str(Path(self._folder.name) / "switches"), "--ns",
+                                    "-F", "cpu,pid,time,event,trace"], capture_output=True, text=True).stdout
+            ours, kernels = self._ours | tasks(tree(os.getpid())), tasks(tree(2))
+            for core, start, end in self.programs(trace, ours, kernels):
+                pieces[core].append((start, end, end - start))
+            self._folder.cleanup()
+        self.stalls = [(core, *stall) for core, found in pieces.items()
+                       for stall in stolen_stretches(found, self.BIN_NS, self.SHARE, self.stall_ms * 1e6)]
         self.index()
+
+    # A line of `perf script -F cpu,pid,time,event,trace --ns`: the process
+    # whose task was running (the sample's pid), the core, the time, and
+    # what happened.
+    _EVENT = re.compile(r"^\s*(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+sched:(\w+):"
+                        r"(?:.*?next_comm=(.*?) next_pid=(\d+)|.*?child_pid=(\d+))?", re.MULTILINE)
+
+    def programs(self, trace: str, ours: set[int], kernels: set[int]) -> list[tuple[str, int, int]]:
+        """From `perf script` of task switches, wake-ups and forks: the
+        stretches (core, from, to) in which a watched core ran a task of
+        another program, one neither in `ours` nor in `kernels` (task ids)
+        nor started by them; and `others`, each such program's time on the
+        watched cores in ms.
+
+        A stretch begins when a core switches to such a task and ends at the
+        core's next event that another task caused. Some systems hide a
+        program's own events from perf (this machine's agent, PID 1): its
+        switch away is missing then, and the stretch ends at the next event
+        seen, a little late."""
+        stretches, running = [], {}  # running: core -> (name of another program's task, since)
+        for m in self._EVENT.finditer(trace):
+            owner, core = int(m[1]), str(int(m[2]))
+            when = int(m[3]) * 1_000_000_000 + int(m[4].ljust(9, "0")[:9])
+            if m[5] == "sched_process_fork":  # a child of ours or of the kernel's is theirs too
+                for family in (ours, kernels):
+                    if owner in family:
+                        family.add(int(m[8]))
+                continue
+            other = owner and owner not in ours and owner not in kernels
+            if core in running and (m[5] == "sched_switch" or not other):
+                name, since = running.pop(core)
+                if core in self.cores:
+                    stretches.append((core, since, when))
+                    self.others[name] = self.others.get(name, 0.0) + (when - since) / 1e6
+            if m[5] == "sched_switch":
+                task = int(m[7])
+                if task and task not in ours and task not in kernels:
+                    running[core] = (f"{m[6]} ({task})", when)
+        return stretches
 
     def index(self) -> None:
         """Sorts `stalls` and indexes them for touches()."""
@@ -517,18 +639,17 @@ class StallWatch:
         self._ends = {core: ([s[1] for s in self.stalls if s[0] == core], [s[2] for s in self.stalls if s[0] == core])
                       for core in self.cores}
 
-    def over(self, ms: float) -> list[float]:
-        """How late each nap that overslept by more than `ms` woke, in ms."""
-        late = [(woke - slept - self.NAP_NS) / 1e6 for _, slept, woke in self.stalls]
-        return [x for x in late if x > ms]
+    def taken(self) -> list[float]:
+        """What each stall took from its core, in ms."""
+        return [taken / 1e6 for *_, taken in self.stalls]
 
     def touches(self, start_ns: int, end_ns: int) -> bool:
         """Whether a stall on any watched core overlaps [start_ns, end_ns]."""
-        for starts, wokes in self._ends.values():
+        for starts, ends in self._ends.values():
             # A core's stalls are disjoint and in order: only the last to
             # begin before end_ns can still be under way after start_ns.
             last = bisect.bisect_left(starts, end_ns) - 1
-            if last >= 0 and wokes[last] > start_ns:
+            if last >= 0 and ends[last] > start_ns:
                 return True
         return False
 

@@ -21,13 +21,18 @@ ends none by itself. Once every client is held:
   dropped    connects the kernel dropped at a full accept queue during
              the take-in (TcpExt ListenDrops: the client's retransmission
              brings each in later);
-  stalls     while the answers come, a real-time thread on each of the two
-             cores (benchlib.StallWatch) notes every stretch longer than
-             1 ms in which it could not run, for the host or the kernel
-             had the core: how many went past 2 ms, the longest, and the
-             p99 of delivery over the answers no such stretch overlapped,
-             the part of the p99 that is the system's own.
-
+  stalls     while the answers come, the bench watches both cores
+             (benchlib.StallWatch) for stretches in which they ran nothing
+             of the systems', the clients' or the worker's: a real-time
+             thread on each notes every millisecond's turn that ends late
+             (the host, a hypervisor say, or the kernel had the core), and
+             perf notes every switch to a task of another program on the
+             machine (which a real-time thread cannot see: it takes the
+             core from it). Where either took a fifth or more of a core's
+             time for a while, that while is a stall: how many stalls took
+             over 2 ms, the most one took, which other programs ran and for
+             how long, and the p99 of delivery over the answers no stall
+             overlapped, the part of the p99 that is the system's own.
 This machine lets no process open more than 20,000 files, root included,
 so the clients come from several processes (bench/held_clients, Release),
 each from its own source address in 127.0.1.0/24, and the hubs are several
@@ -89,9 +94,11 @@ class Scale:
     p99_ms: float = math.nan
     lost: int = 0               # clients given anything else, or dropped
     dropped: int = 0            # connects dropped at a full accept queue during the take-in
-    stalls: int = 0             # stretches over 2 ms in which a core ran nothing of ours
-    stall_ms: float = math.nan  # the longest of them
-    clear_p99_ms: float = math.nan  # delivery p99 of the answers no stall overlapped
+    stalls: int = 0             # stretches that took over 2 ms of a core from all of ours
+    stall_ms: float = math.nan  # the most one of them took
+    others: str = ""            # the other programs that ran on the cores, and how long
+    clear: int = 0              # answers no stall overlapped
+    clear_p99_ms: float = math.nan  # their delivery p99
     note: str = ""              # why there are no figures
 
 
@@ -388,10 +395,12 @@ def measure(key: str, clients: int) -> Scale:
         delivered = [(posted, us) for r in reports for posted, us in zip(r["posted_ns"], r["latency_us"])]
         latencies = sorted(us / 1000 for _, us in delivered)
         scale.p50_ms, scale.p99_ms = percentile(latencies, 0.5), percentile(latencies, 0.99)
-        stalls = watch.over(2)
+        stalls = watch.taken()
         scale.stalls, scale.stall_ms = len(stalls), max(stalls, default=0.0)
-        scale.clear_p99_ms = percentile(sorted(us / 1000 for posted, us in delivered
-                                               if not watch.touches(posted, posted + int(us * 1000))), 0.99)
+        scale.others = ", ".join(f"{name} {ms:.0f} ms" for name, ms in
+                                 sorted(watch.others.items(), key=lambda item: -item[1])[:3] if ms >= 1)
+        clear = sorted(us / 1000 for posted, us in delivered if not watch.touches(posted, posted + int(us * 1000)))
+        scale.clear, scale.clear_p99_ms = len(clear), percentile(clear, 0.99)
         if clock.seconds is not None and scale.answered:
             scale.cpu_us = clock.seconds * 1e6 / scale.answered
         others = sum(n for r in reports for s, n in r["statuses"].items() if s != "200")
@@ -425,7 +434,7 @@ def run(counts: list[int], systems: list[str], write: bool) -> int:
 
 HEADERS = ["system", "processes", "take-in s", "KiB per held client", "KiB in stacks",
            "KiB of TCP buffers in the kernel", "answers", "CPU µs per answer", "delivery p50 ms",
-           "delivery p99 ms", "lost", "connects dropped at a full queue", "stalls over 2 ms (longest ms)",
+           "delivery p99 ms", "lost", "connects dropped at a full queue", "stalls over 2 ms (most ms taken)",
            "p99 ms of the answers no stall touched"]
 
 
@@ -465,12 +474,14 @@ def target_lines(results, counts, stalls: b.Stalls) -> list[str]:
              f"{most:,} clients held, {hub.lost:,} lost, {hub.answered:,} of {most // 10:,} answered"),
         line(hub.pss <= 6 * 1024, f"{hub.pss / 1024:.1f} KiB per held client in user space at {most:,} "
                                   f"(at most 6 KiB)"),
-        # A host that takes the core away for longer than the target puts some
+        # A host or a program that takes the core away for longer than the target puts some
         # answers past it whatever the hub does: the line says how long.
         line(hub.p99_ms <= 10, f"delivery p99 {hub.p99_ms:.2f} ms at {most:,} held (at most 10 ms; before the "
                                f"run the host stalled CPU {stalls.core} for up to {stalls.worst_ms:.1f} ms, while "
-                               f"the answers came {hub.stalls:,} times over 2 ms, up to {hub.stall_ms:.1f} ms; "
-                               f"the answers no stall touched: p99 {hub.clear_p99_ms:.2f} ms)"),
+                               f"the answers came the host or other programs took over 2 ms of a core "
+                               f"{hub.stalls:,} times, up to {hub.stall_ms:.1f} ms"
+                               + (f" ({hub.others})" if hub.others else "") +
+                               f"; the {hub.clear:,} answers no stall touched: p99 {hub.clear_p99_ms:.2f} ms)"),
     ]
     for key in ("nchan", "pushpin"):
         peer = results.get((key, most))
