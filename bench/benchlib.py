@@ -539,9 +539,10 @@ class StallWatch:
     holds afterwards, as (core, from, to, taken) in CLOCK_MONOTONIC
     nanoseconds (the clock the bench's programs stamp their messages with),
     each stall that took more than `stall_ms`; a late turn counts as taken
-    evenly over all of it, since the stretch may have begun anywhere in it. `others` holds the other programs that ran on the cores
-    and for how long, in ms. Its cost to what runs beside it: a wake-up a
-    millisecond on each core and a trace record per task switch, the same
+    evenly over all of it, since the stretch may have begun anywhere in it.
+    `others` holds the other programs that ran on the cores and for how
+    long, in ms. Its cost to what runs beside it: a wake-up a millisecond
+    on each core and a trace record per task switch or wake-up, the same
     for every system measured."""
 
     NAP_NS = 1_000_000
@@ -568,8 +569,8 @@ class StallWatch:
             self._folder = tempfile.TemporaryDirectory(prefix="rdv-stall-watch-")
             self._trace = subprocess.Popen(
                 ["perf", "record", "-q", "-e", "sched:sched_switch", "-e", "sched:sched_waking", "-e",
-                 "sched:sched_process_fork", "-a",
-                 "-k", "CLOCK_MONOTONIC", "-o", str(Path(self._folder.name) / "switches")],
+                 "sched:sched_process_fork", "-a", "-k", "CLOCK_MONOTONIC", "-o",
+                 str(Path(self._folder.name) / "switches")],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(0.2)  # let perf attach before the load starts
         self._ours = tasks(tree(os.getpid()))  # the probes and the tracer too
