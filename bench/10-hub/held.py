@@ -33,6 +33,7 @@ ends none by itself. Once every client is held:
              over 2 ms, the most one took, which other programs ran and for
              how long, and the p99 of delivery over the answers no stall
              overlapped, the part of the p99 that is the system's own.
+
 This machine lets no process open more than 20,000 files, root included,
 so the clients come from several processes (bench/held_clients, Release),
 each from its own source address in 127.0.1.0/24, and the hubs are several
@@ -474,8 +475,9 @@ def target_lines(results, counts, stalls: b.Stalls) -> list[str]:
              f"{most:,} clients held, {hub.lost:,} lost, {hub.answered:,} of {most // 10:,} answered"),
         line(hub.pss <= 6 * 1024, f"{hub.pss / 1024:.1f} KiB per held client in user space at {most:,} "
                                   f"(at most 6 KiB)"),
-        # A host or a program that takes the core away for longer than the target puts some
-        # answers past it whatever the hub does: the line says how long.
+        # A host or a program that takes the core away for longer than the
+        # target puts some answers past it whatever the hub does: the line
+        # says how long.
         line(hub.p99_ms <= 10, f"delivery p99 {hub.p99_ms:.2f} ms at {most:,} held (at most 10 ms; before the "
                                f"run the host stalled CPU {stalls.core} for up to {stalls.worst_ms:.1f} ms, while "
                                f"the answers came the host or other programs took over 2 ms of a core "
