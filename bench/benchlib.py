@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import os
 import re
 import resource
@@ -234,12 +235,24 @@ class Server:
         return result, user, system, clock.seconds if clock.seconds is not None else user + system
 
 
+@functools.cache
+def perf_may(*argv: str) -> bool:
+    """Whether `perf ARGV true` runs here (perf installed, and allowed what
+    ARGV asks, e.g. system-wide tracing)."""
+    return bool(shutil.which("perf")) and subprocess.run(["perf", *argv, "true"], capture_output=True).returncode == 0
+
+
+def start_perf(argv: list[str], **popen) -> subprocess.Popen:
+    """`perf ARGV` started, given a moment to attach before the load starts."""
+    process = subprocess.Popen(["perf", *argv], **popen)
+    time.sleep(0.2)
+    return process
+
+
 class task_clock:
     """Counts CPU time of `pids` (all threads) with `perf stat -e task-clock`
     while the with-block runs; .seconds is None when perf is not usable or
     `pids` is empty."""
-
-    usable: bool | None = None
 
     def __init__(self, pids: list[int]) -> None:
         self.pids = pids
@@ -247,14 +260,9 @@ class task_clock:
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> "task_clock":
-        if task_clock.usable is None:
-            task_clock.usable = bool(shutil.which("perf")) and subprocess.run(
-                ["perf", "stat", "-e", "task-clock", "true"], capture_output=True).returncode == 0
-        if task_clock.usable and self.pids:  # no processes: nothing to count
-            self.process = subprocess.Popen(
-                ["perf", "stat", "-x", ",", "-e", "task-clock", "-p", ",".join(map(str, self.pids))],
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            time.sleep(0.2)  # let perf attach before the load starts
+        if perf_may("stat", "-e", "task-clock") and self.pids:  # no processes: nothing to count
+            self.process = start_perf(["stat", "-x", ",", "-e", "task-clock", "-p", ",".join(map(str, self.pids))],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -548,7 +556,6 @@ class StallWatch:
     NAP_NS = 1_000_000
     BIN_NS = 5 * NAP_NS
     SHARE = 0.2
-    usable: bool | None = None  # whether perf may trace task switches here
 
     def __init__(self, cores: list[str], late_ms: float = 0.25, stall_ms: float = 2.0) -> None:
         self.cores, self.late_ms, self.stall_ms = cores, late_ms, stall_ms
@@ -561,18 +568,12 @@ class StallWatch:
 
     def __enter__(self) -> "StallWatch":
         self._probes = [_napper(core, self.NAP_NS, int(self.late_ms * 1e6)) for core in self.cores]
-        if StallWatch.usable is None:
-            StallWatch.usable = bool(shutil.which("perf")) and subprocess.run(
-                ["perf", "record", "-q", "-e", "sched:sched_switch", "-a", "-o", os.devnull, "true"],
-                capture_output=True).returncode == 0
-        if StallWatch.usable and self.cores:
+        if perf_may("record", "-q", "-e", "sched:sched_switch", "-a", "-o", os.devnull) and self.cores:
             self._folder = tempfile.TemporaryDirectory(prefix="rdv-stall-watch-")
-            self._trace = subprocess.Popen(
-                ["perf", "record", "-q", "-e", "sched:sched_switch", "-e", "sched:sched_waking", "-e",
-                 "sched:sched_process_fork", "-a", "-k", "CLOCK_MONOTONIC", "-o",
-                 str(Path(self._folder.name) / "switches")],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(0.2)  # let perf attach before the load starts
+            self._trace = start_perf(["record", "-q", "-e", "sched:sched_switch", "-e", "sched:sched_waking",
+                                      "-e", "sched:sched_process_fork", "-a", "-k", "CLOCK_MONOTONIC", "-o",
+                                      str(Path(self._folder.name) / "switches")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self._ours = tasks(tree(os.getpid()))  # the probes and the tracer too
         return self
 
