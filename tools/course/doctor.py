@@ -73,6 +73,10 @@ def _packages() -> list[Finding]:
         found.append(Finding(None, f"packages for {label}",
                              f"{len(absent)} not installed yet; {command} installs them when first run"
                              if absent else "all installed"))
+    absent = [n for n in packages.perf() if n not in packages.installed(packages.perf())]
+    found.append(Finding(None, "perf, for the benchmarks' CPU columns",
+                         f"not installed ({' '.join(absent)}); ./course bench NN installs it where apt offers it"
+                         if absent else "installed"))
     return found
 
 
@@ -122,7 +126,7 @@ def _open_files() -> list[Finding]:
         fix = (f"open a new terminal (or log in again): this shell lowered its own hard limit, and a new "
                f"one starts from {fresh if fresh != resource.RLIM_INFINITY else 'no limit'}")
     elif machine.in_container():
-        fix = (f"start the container with a higher limit: docker run --ulimit nofile=65536:65536 ... "
+        fix = ("start the container with a higher limit: docker run --ulimit nofile=65536:65536 ... "
                "(the dev container's devcontainer.json does)")
     elif os.geteuid() == 0:
         fix = f"ulimit -n {OPEN_FILES_NEEDED}   (as root you may raise the hard limit)"

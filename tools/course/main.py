@@ -523,6 +523,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         ui.error(f"chapter {chapter.number} has no benchmark (no bench/{chapter.slug}/run)")
         return 2
     _setup("release", packages.BENCH)
+    packages.ensure_optional(packages.perf(), packages.WITHOUT_PERF)
     _build_or_exit("release", ["all"], "the release build")
     env = dict(os.environ, RDV_ROOT=str(ROOT), RDV_BUILD=str(build.binary_dir("release")))
     return subprocess.run([str(script), *args.args], cwd=ROOT, env=env).returncode
@@ -613,6 +614,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
     for a machine that will be offline later, or a container image."""
     wanted = packages.BUILD + packages.BOOK + packages.VERIFY + packages.WATCH
     packages.ensure(wanted + (packages.BENCH if args.bench else []))
+    if args.bench:
+        packages.ensure_optional(packages.perf(), packages.WITHOUT_PERF)
     names, _ = packages.resolve(wanted)
     ui.say(ui.green(f"{ui.PASS} the {len(names)} packages of ./course test, book, check, watch and verify "
                     "are installed" + (", and the benchmarks' peers" if args.bench else "")))

@@ -46,6 +46,25 @@ BENCH = ["wrk", "apache2-utils", "erlang-nox", "ruby", "nginx-light", "lighttpd"
          # chapter 11: the hub's peers, and what nchan shares its channels through
          "pushpin", "libnginx-mod-nchan", "redis-server"]
 
+
+# What the benchmarks lose on a machine without perf.
+WITHOUT_PERF = "the benchmarks' CPU columns come out empty and the held-clients bench cannot see other programs"
+
+
+def perf() -> list[str]:
+    """The packages that bring `perf`, which the benchmarks read CPU time with
+    (`perf stat -e task-clock`) and the held-clients bench watches the cores
+    with. Debian packages it once for every kernel (linux-perf); Ubuntu puts a
+    launcher in linux-tools-common and perf itself in one package per kernel
+    build, which exists only for Ubuntu's own kernels (not for WSL's, or a
+    container's host). Without perf the benchmarks run and leave those columns
+    empty, so it is installed where apt offers it and skipped, with a word,
+    where not (ensure_optional)."""
+    rel = release()
+    if rel.id == "ubuntu" or "ubuntu" in rel.like:
+        return ["linux-tools-common", f"linux-tools-{os.uname().release}"]
+    return ["linux-perf"]
+
 # Set by someone who installed the packages their own way: ./course then goes
 # straight to CMake, which says what it cannot find.
 SKIP_VARIABLE = "COURSE_SKIP_PACKAGES"
@@ -251,6 +270,23 @@ def ensure(templates: list[str]) -> None:
                  "\n  Try it yourself to see everything apt says:\n    " + " ".join(command) +
                  "\n  ./course doctor checks the rest of this machine.")
         sys.exit(2)
+
+
+def ensure_optional(names: list[str], without: str) -> None:
+    """Installs `names` (all or none) if apt offers every one of them; if not,
+    says what goes `without` them and goes on."""
+    if os.environ.get(SKIP_VARIABLE) or not can_install():
+        return
+    absent = [n for n in names if n not in installed(names)]
+    if not absent:
+        return
+    if not _apt_has_lists():
+        _apt_update()
+    if set(absent) - candidates(absent):
+        ui.warn(f"apt on this machine offers no {' '.join(sorted(set(absent) - candidates(absent)))}, "
+                f"so {without}")
+        return
+    ensure(absent)
 
 
 def _forget_versions() -> None:

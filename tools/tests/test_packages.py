@@ -17,9 +17,14 @@ from course import packages  # noqa: E402  (after the path is set)
 
 # What apt-cache says on each release (abridged to what the course asks).
 RELEASES = {
-    "bookworm": {"boost_default": "libboost1.74-dev", "boosts": ["1.74", "1.81"], "clang": "14"},
-    "trixie": {"boost_default": "libboost1.83-dev", "boosts": ["1.83", "1.88"], "clang": "19"},
-    "noble": {"boost_default": "libboost1.83-dev", "boosts": ["1.74", "1.83"], "clang": "18"},
+    "bookworm": {"boost_default": "libboost1.74-dev", "boosts": ["1.74", "1.81"], "clang": "14",
+                 "os": ("debian", "12", ()), "perf": ["linux-perf"]},
+    "trixie": {"boost_default": "libboost1.83-dev", "boosts": ["1.83", "1.88"], "clang": "19",
+               "os": ("debian", "13", ()), "perf": ["linux-perf"]},
+    "noble": {"boost_default": "libboost1.83-dev", "boosts": ["1.74", "1.83"], "clang": "18",
+              "os": ("ubuntu", "24.04", ("debian",)),
+              # perf itself comes per kernel build, for Ubuntu's own kernels only
+              "perf": ["linux-tools-common", "linux-tools-6.8.0-31-generic"]},
 }
 
 
@@ -36,6 +41,7 @@ class FakeApt:
         for version in self.release["boosts"]:
             names |= {f"libboost{version}-dev", f"libboost-context{version}-dev", f"libboost-json{version}-dev"}
         names.add(f"libclang-rt-{self.release['clang']}-dev")
+        names.update(self.release["perf"])
         return names | {"cmake", "g++", "clang", "doxygen", "libgtest-dev", "clang-format-19"}
 
     def run(self, command: list[str]) -> str:
@@ -74,7 +80,10 @@ def machine(release: str, **kwargs):
     packages.release.cache_clear()
     which = {"clang": "/usr/bin/clang" if apt.clang_installed else None,
              "dpkg-query": "/usr/bin/dpkg-query", "apt-get": "/usr/bin/apt-get"}
+    os_id, version, like = apt.release["os"]
     with mock.patch.object(packages, "_run", apt.run), \
+            mock.patch.object(packages, "release", lambda: packages.Release(os_id, version, like, release)), \
+            mock.patch.object(packages, "_apt_has_lists", lambda: True), \
             mock.patch.object(packages.shutil, "which", lambda name: which.get(name, f"/usr/bin/{name}")):
         yield apt
     packages.boost_version.cache_clear()
@@ -112,6 +121,41 @@ class Names(unittest.TestCase):
     def test_only_what_is_not_installed_is_missing(self):
         with machine("trixie", installed={"cmake", "libboost1.83-dev"}):
             self.assertEqual(packages.missing(["cmake", "libboost{boost}-dev", "g++"]), ["g++"])
+
+
+class Perf(unittest.TestCase):
+    """perf is optional: the benchmarks run without it, with empty CPU columns."""
+
+    def installs(self, release: str, kernel: str) -> tuple[list[list[str]], str]:
+        asked, err = [], io.StringIO()
+        with machine(release), mock.patch.object(packages.os, "uname", lambda: mock.Mock(release=kernel)), \
+                mock.patch.object(packages, "ensure", asked.append), contextlib.redirect_stderr(err), \
+                mock.patch.dict("os.environ", clear=False) as env:
+            env.pop(packages.SKIP_VARIABLE, None)
+            packages.ensure_optional(packages.perf(), packages.WITHOUT_PERF)
+        return asked, err.getvalue()
+
+    def test_debian_installs_linux_perf_whatever_the_kernel(self):
+        for release in ("bookworm", "trixie"):
+            with self.subTest(release=release):
+                self.assertEqual(self.installs(release, "6.18.44-fc-v1272"), ([["linux-perf"]], ""))
+
+    def test_ubuntu_installs_the_perf_of_its_own_kernel(self):
+        asked, err = self.installs("noble", "6.8.0-31-generic")
+        self.assertEqual(asked, [["linux-tools-common", "linux-tools-6.8.0-31-generic"]])
+        self.assertEqual(err, "")
+
+    def test_ubuntu_on_a_kernel_it_has_no_perf_for_says_so_and_goes_on(self):
+        asked, err = self.installs("noble", "5.15.167.4-microsoft-standard-WSL2")
+        self.assertEqual(asked, [], "not even linux-tools-common: its launcher alone runs nothing")
+        self.assertIn("linux-tools-5.15.167.4-microsoft-standard-WSL2", err)
+        self.assertIn("CPU columns come out empty", err)
+
+    def test_an_installed_perf_is_left_alone(self):
+        asked = []
+        with machine("trixie", installed={"linux-perf"}), mock.patch.object(packages, "ensure", asked.append):
+            packages.ensure_optional(packages.perf(), packages.WITHOUT_PERF)
+        self.assertEqual(asked, [])
 
 
 class Messages(unittest.TestCase):
