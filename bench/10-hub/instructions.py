@@ -97,9 +97,9 @@ def load(server: b.Server, clients: int, seconds: int) -> int:
     return result["requests"]
 
 
-def instructions(setup: Setup, clients: int, seconds: int) -> float:
+def instructions(setup: Setup, clients: int, seconds: int, keep: Path | None = None) -> float:
     """Instructions in user space per request: callgrind, counting only
-    while wrk loads the system."""
+    while wrk loads the system. The profile is copied to `keep`, if given."""
     with tempfile.TemporaryDirectory(prefix="rdv-bench-10-count-") as scratch:
         out = Path(scratch) / "callgrind.out"
         valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
@@ -116,6 +116,9 @@ def instructions(setup: Setup, clients: int, seconds: int) -> float:
             dump = out.with_name(out.name + ".1")
             totals = re.search(r"^totals:\s+(\d+)", dump.read_text(errors="replace") if dump.exists() else "",
                                re.MULTILINE)
+            if totals and keep:
+                keep.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(dump, keep)
         if not totals:
             raise b.Skip(f"callgrind wrote no totals to {dump.name}")
         return int(totals[1]) / requests
@@ -150,7 +153,7 @@ def system_calls(setup: Setup, clients: int, seconds: int) -> dict[str, float]:
 SHOWN = 0.05
 
 
-def run(clients: int, seconds: int, baseline: Path | None, write: bool) -> int:
+def run(clients: int, seconds: int, baseline: Path | None, write: bool, profiles: Path | None = None) -> int:
     b.need("wrk", "valgrind", "callgrind_control")
     counts: dict[str, Count] = {}
     names: dict[str, str] = {}
@@ -160,7 +163,8 @@ def run(clients: int, seconds: int, baseline: Path | None, write: bool) -> int:
         try:
             if setup.config:
                 b.need("nginx")
-            counts[key] = Count(instructions(setup, clients, seconds), system_calls(setup, clients, seconds))
+            keep = profiles / f"{key}.callgrind" if profiles else None
+            counts[key] = Count(instructions(setup, clients, seconds, keep), system_calls(setup, clients, seconds))
         except b.Skip as why:
             counts[key] = Count(note=f"skipped: {why}")
     header = (f"Chapter 10 counted benchmark — {b.machine()}; each server alone on CPU {b.SERVER_CORE}, its "
@@ -172,6 +176,8 @@ def run(clients: int, seconds: int, baseline: Path | None, write: bool) -> int:
         (HERE / RESULTS).write_text("\n".join([f"Measured with `./course bench 10 --instructions` ({header}).", ""]
                                               + markdown))
         print(f"wrote {(HERE / RESULTS).relative_to(b.ROOT)}")
+    if profiles:
+        print(f"callgrind's profiles are in {profiles}: callgrind_annotate {profiles}/hub.callgrind")
     return 0
 
 
