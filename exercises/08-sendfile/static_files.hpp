@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -16,10 +17,11 @@ namespace rdv::files {
 // [packing]
 /// How a response's head and its file are handed to TCP. The default,
 /// `automatic`, is `joined` (the fewest packets) unless the connection's
-/// congestion control paces its packets, as BBR does, and `separate` then;
-/// the others are there for the experiment in the book.
+/// congestion control paces its packets, as BBR does, and the file is long
+/// enough to be paced: `separate` then. The others are there for the
+/// experiment in the book.
 enum class packing {
-  automatic,  ///< `separate` under a congestion control that paces (BBR), `joined` under others
+  automatic,  ///< `separate` for a long file if the congestion control paces, else `joined`
   joined,     ///< the head written with MSG_MORE: it waits to leave with the file's first bytes
   separate,   ///< the head written on its own, a small packet of its own (nginx's default)
   nagle,      ///< the head on its own, Nagle's algorithm on (what a naive server does)
@@ -27,11 +29,20 @@ enum class packing {
 };
 // [packing]
 
-/// `pack` made definite for a connection whose congestion control is named
-/// `congestion` (as `/proc/sys/net/ipv4/tcp_congestion_control` names them):
-/// `automatic` becomes `separate` under one that paces (any whose name
-/// starts with `bbr`) and `joined` under any other; the rest stay as they are.
-packing packing_for(packing pack, std::string_view congestion);
+/// The most bytes of file that `automatic` joins its head to under a
+/// congestion control that paces: up to this, the book's packets experiment
+/// saw no pacing timer set under BBR whichever the packing, and `joined`'s
+/// packet fewer wins; from twice this, the head held back cost BBR most of
+/// its bandwidth estimate, and its pacing timers then cost more.
+inline constexpr std::uint64_t unpaced_file_bytes = 64 * 1024;
+
+/// `pack` made definite for a response with `file_bytes` bytes of file, on a
+/// connection whose congestion control is named `congestion` (as
+/// `/proc/sys/net/ipv4/tcp_congestion_control` names them): `automatic`
+/// becomes `separate` under one that paces (any whose name starts with
+/// `bbr`) when the file is longer than unpaced_file_bytes, and `joined`
+/// otherwise; the rest stay as they are.
+packing packing_for(packing pack, std::string_view congestion, std::uint64_t file_bytes);
 
 /// How static_files() serves.
 struct static_options {
@@ -40,6 +51,10 @@ struct static_options {
   confinement how = confinement::kernel;  ///< how paths are kept beneath the root
   std::size_t copy_buffer = 64 * 1024;    ///< the read/write loop's buffer
   packing pack = packing::automatic;      ///< how the head and the file meet TCP
+  /// The congestion control every connection has (static-server
+  /// --congestion sets the listener's, which they inherit), for `automatic`;
+  /// empty: each connection is asked.
+  std::string congestion;
 };
 
 /// A chapter 7 handler serving the files beneath `options.root` (opened now:

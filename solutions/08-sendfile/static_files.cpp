@@ -58,22 +58,25 @@ void cork(tcp::socket& socket, bool in) {
 // client taking less than this per send timeout has stalled.
 constexpr std::uint64_t file_step = 256 * 1024;
 
-// `automatic` made definite for `socket`: BBR (and any congestion control
-// whose name starts so, such as bbr2) paces a connection at the bandwidth it
-// has measured, and a head held back with MSG_MORE, even for the
-// microseconds until the file's first bytes join it, makes it measure less
-// (see the book's packets experiment). Asked for each response: a
-// connection takes the system's default of the moment it is accepted, which
-// may change while the server runs, and the call costs less than a packet.
-// (A server that sets every connection's congestion control itself knows
-// the answer before the first: static-server --congestion.)
-packing definite(packing pack, tcp::socket& socket) {
-  if (pack != packing::automatic) return pack;
+// `automatic` made definite for a response of `file_bytes` on `socket`:
+// BBR (and any congestion control whose name starts so, such as bbr2) paces
+// a connection at the bandwidth it has measured, and a head held back with
+// MSG_MORE, even for the microseconds until the file's first bytes join it,
+// makes it measure less, which costs a response long enough to be paced
+// (see the book's packets experiment). Asked for each response unless
+// `congestion` names the connections' congestion control: a connection
+// takes the system's default of the moment it is accepted, which may change
+// while the server runs, and the call costs less than a packet.
+packing definite(packing pack, std::uint64_t file_bytes, std::string_view congestion,
+                 tcp::socket& socket) {
+  if (pack != packing::automatic || !congestion.empty()) {
+    return packing_for(pack, congestion, file_bytes);
+  }
 #if defined(TCP_CONGESTION)
   char name[16] = {};
   socklen_t size = sizeof name;
   if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CONGESTION, name, &size) == 0) {
-    return packing_for(pack, std::string_view(name, ::strnlen(name, sizeof name)));
+    return packing_for(pack, std::string_view(name, ::strnlen(name, sizeof name)), file_bytes);
   }
 #endif
   return packing::joined;
@@ -274,21 +277,22 @@ response file_server::answer_with_file(web::request& request, file_handle file,
     body->offset = range.first;
     body->count = range.last - range.first + 1;
   }
-  r.writer = web::body_writer{
-      body->count,
-      [body, pack = body->count > 0 ? options_.pack : packing::separate](
-          tcp::socket& socket, std::string_view out, std::chrono::milliseconds patience) {
-        return send_body(socket, out, *body, definite(pack, socket), patience);
-      }};
+  const packing pack = body->count > 0 ? options_.pack : packing::separate;
+  auto send = [body, pack, congestion = options_.congestion](
+                  tcp::socket& socket, std::string_view out, std::chrono::milliseconds patience) {
+    return send_body(socket, out, *body, definite(pack, body->count, congestion, socket), patience);
+  };
+  r.writer = web::body_writer{body->count, std::move(send)};
   return r;
 }
 //! [answer_with_file]
 
 }  // namespace
 
-packing packing_for(packing pack, std::string_view congestion) {
+packing packing_for(packing pack, std::string_view congestion, std::uint64_t file_bytes) {
   if (pack != packing::automatic) return pack;
-  return congestion.starts_with("bbr") ? packing::separate : packing::joined;
+  const bool paced = congestion.starts_with("bbr") && file_bytes > unpaced_file_bytes;
+  return paced ? packing::separate : packing::joined;
 }
 
 web::handler static_files(const static_options& options) {

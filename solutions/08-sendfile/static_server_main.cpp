@@ -87,13 +87,14 @@ int main(int argc, char* argv[]) {
   // sendfile(2) to a client that has gone raises SIGPIPE, which would end
   // the server; with it ignored, the call fails with EPIPE instead.
   std::signal(SIGPIPE, SIG_IGN);
-  // With --congestion, every connection inherits the listener's congestion
-  // control, so `auto` can be settled now instead of asked for each response.
-  const auto settled =
-      settings.congestion.empty() ? *pack : rdv::files::packing_for(*pack, settings.congestion);
   try {
-    const rdv::web::handler handle = rdv::files::static_files(
-        {.root = settings.root, .use_sendfile = !settings.no_sendfile, .pack = settled});
+    // With --congestion, every connection inherits the listener's congestion
+    // control, so `auto` need not ask each connection which it has.
+    const rdv::web::handler handle =
+        rdv::files::static_files({.root = settings.root,
+                                  .use_sendfile = !settings.no_sendfile,
+                                  .pack = *pack,
+                                  .congestion = settings.congestion});
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once
     auto acceptor = rdv::listen(io, settings.listen, "http");

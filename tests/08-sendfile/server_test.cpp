@@ -304,7 +304,7 @@ TEST(Packets, JoinedSendsTheHeadInOnePacketWithTheFile) {
       << "the head and the 21 bytes of the file should leave in one TCP segment, not two";
 }
 
-TEST(Packets, TheDefaultJoinsUnlessTheCongestionControlPaces) {
+TEST(Packets, TheDefaultJoinsASmallFileWhateverTheCongestionControl) {
   explained_in("ch08-packets");
   if (!rdv::test::segment_counts_available()) {
     GTEST_SKIP() << "this system does not count TCP segments (TCP_INFO), as under qemu-user";
@@ -317,11 +317,25 @@ TEST(Packets, TheDefaultJoinsUnlessTheCongestionControlPaces) {
     EXPECT_EQ(under_cubic, "1") << "under CUBIC, the head goes with the file";
   }
   if (!under_bbr.empty()) {
-    EXPECT_EQ(under_bbr, "2") << "under BBR, which paces, the head goes alone";
+    EXPECT_EQ(under_bbr, "1") << "under BBR, a file too short to be paced goes with its head too";
   }
   if (under_cubic.empty() || under_bbr.empty()) {
     GTEST_SKIP() << "this kernel lacks CUBIC or BBR (see tcp_available_congestion_control)";
   }
+}
+
+TEST(Packets, TheDefaultSendsTheHeadAloneBeforeALongFileOnlyWhenTheCongestionControlPaces) {
+  explained_in("ch08-packets");
+  using rdv::files::packing, rdv::files::packing_for, rdv::files::unpaced_file_bytes;
+  const std::uint64_t longer = unpaced_file_bytes + 1;
+  EXPECT_EQ(packing_for(packing::automatic, "bbr", longer), packing::separate);
+  EXPECT_EQ(packing_for(packing::automatic, "bbr2", longer), packing::separate) << "bbr2 paces too";
+  EXPECT_EQ(packing_for(packing::automatic, "bbr", unpaced_file_bytes), packing::joined)
+      << "a file this short goes out before pacing would hold any of it";
+  EXPECT_EQ(packing_for(packing::automatic, "cubic", 1 << 30), packing::joined);
+  EXPECT_EQ(packing_for(packing::automatic, "reno", longer), packing::joined);
+  EXPECT_EQ(packing_for(packing::nagle, "bbr", 7), packing::nagle) << "a packing asked for stays";
+  EXPECT_EQ(packing_for(packing::joined, "bbr", longer), packing::joined);
 }
 
 // The same tree, served with sendfile (true) or the read/write loop (false).
