@@ -54,7 +54,7 @@ struct static_options {
   /// The congestion control every connection has (static-server
   /// --congestion sets the listener's, which they inherit), for `automatic`;
   /// empty: each connection is asked.
-  std::string congestion;
+  std::string congestion = {};
 };
 
 /// A chapter 7 handler serving the files beneath `options.root` (opened now:
