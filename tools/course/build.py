@@ -33,10 +33,26 @@ def _cache_options() -> list[str]:
     return options
 
 
+def cache_differs(where: Path, options: list[str]) -> bool:
+    """Whether the build in `where` holds other values than `options`
+    (-DNAME=VALUE) ask for: RDV_WERROR=ON set for a build made without it."""
+    try:
+        cache = (where / "CMakeCache.txt").read_text(errors="replace")
+    except OSError:
+        return True
+    for option in options:
+        name, _, value = option.removeprefix("-D").partition("=")
+        held = re.search(rf"^{re.escape(name)}(?::\w+)?=(.*)$", cache, re.MULTILINE)
+        if not held or held[1] != value:
+            return True
+    return False
+
+
 def configure(preset: str, extra: list[str] | None = None, build_dir: Path | None = None) -> Path:
-    """Configures `preset` once; CMake itself re-runs when the CMake files change."""
+    """Configures `preset` once, and again if the environment asks for other
+    cache values; CMake itself re-runs when the CMake files change."""
     where = build_dir or binary_dir(preset)
-    if (where / "build.ninja").exists() and not extra:
+    if (where / "build.ninja").exists() and not extra and not cache_differs(where, _cache_options()):
         return where
     ui.step(f"configuring {where.relative_to(ROOT)} (CMake preset {preset}"
             + (", with " + " ".join(extra) if extra else "") + ")")
