@@ -73,7 +73,7 @@ def _packages() -> list[Finding]:
         found.append(Finding(None, f"packages for {label}",
                              f"{len(absent)} not installed yet; {command} installs them when first run"
                              if absent else "all installed"))
-    absent = [n for n in packages.perf() if n not in packages.installed(packages.perf())]
+    absent = packages.missing(packages.perf())
     found.append(Finding(None, "perf, for the benchmarks' CPU columns",
                          f"not installed ({' '.join(absent)}); ./course bench NN installs it where apt offers it"
                          if absent else "installed"))

@@ -277,14 +277,13 @@ def ensure_optional(names: list[str], without: str) -> None:
     says what goes `without` them and goes on."""
     if os.environ.get(SKIP_VARIABLE) or not can_install():
         return
-    absent = [n for n in names if n not in installed(names)]
+    absent = missing(names)
     if not absent:
         return
     if not _apt_has_lists():
         _apt_update()
-    if set(absent) - candidates(absent):
-        ui.warn(f"apt on this machine offers no {' '.join(sorted(set(absent) - candidates(absent)))}, "
-                f"so {without}")
+    if unoffered := sorted(set(absent) - candidates(absent)):
+        ui.warn(f"apt on this machine offers no {' '.join(unoffered)}, so {without}")
         return
     ensure(absent)
 
