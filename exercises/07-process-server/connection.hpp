@@ -32,14 +32,17 @@ void serve_connection(boost::asio::ip::tcp::socket socket, const handler& handle
 bool send_all(boost::asio::ip::tcp::socket& socket, std::initializer_list<std::string_view> pieces,
               std::chrono::milliseconds patience, int flags = 0);
 
-/// Closes the connection so that what was sent arrives: stops sending, then
-/// reads and drops what the client still sends, for at most a second (a close
-/// with unread data would reset the connection and could destroy the answer
-/// in flight).
+/// Closes the connection so that what was sent arrives. A close with unread
+/// data would reset the connection and could destroy the answer in flight:
+/// so if the client has sent anything not read yet, this stops sending,
+/// then reads and drops what the client still sends, for at most a second;
+/// with nothing unread, it closes at once.
 void close_gracefully(boost::asio::ip::tcp::socket& socket);
 
 /// Sends `r` with `Connection: close` (each step within `patience`), then
-/// closes gracefully.
+/// stops sending and drops what the client still sends, for at most a
+/// second, whatever it has sent so far: the answer to a request refused
+/// half-way, whose rest is on its way.
 void answer_and_close(boost::asio::ip::tcp::socket& socket, const response& r,
                       std::chrono::milliseconds patience);
 

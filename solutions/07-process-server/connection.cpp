@@ -264,7 +264,12 @@ body_writer announced_length(std::uint64_t length) {
           }};
 }
 
-void close_gracefully(tcp::socket& socket) {
+//! [close_gracefully]
+namespace {
+
+// Stops sending, then reads and drops what the client still sends, until
+// it closes too or a second passes.
+void drain_and_close(tcp::socket& socket) {
   boost::system::error_code ec;
   socket.shutdown(tcp::socket::shutdown_send, ec);
   std::array<char, 4096> sink;
@@ -274,11 +279,26 @@ void close_gracefully(tcp::socket& socket) {
   }
 }
 
+}  // namespace
+
+void close_gracefully(tcp::socket& socket) {
+  // Nearly always the client has sent nothing since the request it was
+  // answered: nothing unread, nothing to reset, and a plain close sends
+  // the FIN after the answer (as nginx closes, unless it expects more).
+  boost::system::error_code ec;
+  if (socket.available(ec) == 0 && !ec) {
+    socket.close(ec);
+    return;
+  }
+  drain_and_close(socket);
+}
+//! [close_gracefully]
+
 void answer_and_close(tcp::socket& socket, const response& r, std::chrono::milliseconds patience) {
   std::string head;
   write_head(r, false, head);
   if (send_all(socket, {head, r.body}, patience)) {
-    close_gracefully(socket);
+    drain_and_close(socket);  // the rest of a refused request may still be on its way
   } else {
     boost::system::error_code ec;
     socket.close(ec);

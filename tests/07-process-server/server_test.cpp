@@ -9,8 +9,11 @@
 #include <boost/asio/write.hpp>
 
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -56,6 +59,27 @@ TEST(ProcessServer, HonoursConnectionClose) {
   c.send(get_close);
   expect_seven_bytes(c, "close");
   EXPECT_TRUE(c.wait_closed()) << c.transcript();
+}
+
+TEST(ProcessServer, ClosesInOrderAfterAClientThatSentMoreThanItsLastRequest) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client c(s.thread);
+  // The last request, and in the same write more than the server's buffer
+  // holds: whatever the server reads, most of it stays unread in its socket.
+  c.send(std::string(get_close) + std::string(64 * 1024, 'x'));
+  expect_seven_bytes(c, "close");
+  // A server that closed with those bytes unread would send a reset, which
+  // can destroy an answer still on its way; one that stops sending and
+  // drains them ends the stream in order.
+  const int fd = c.native_handle();
+  pollfd ready{fd, POLLIN, 0};
+  ASSERT_EQ(::poll(&ready, 1, 10'000), 1) << "the server neither closed nor reset\n"
+                                          << c.transcript();
+  char byte;
+  const ssize_t n = ::recv(fd, &byte, 1, 0);
+  EXPECT_EQ(n, 0) << (n < 0 ? std::string("reset: ") + std::strerror(errno) : "more bytes") << "\n"
+                  << c.transcript();
 }
 
 TEST(ProcessServer, HangsUpWithoutAWordWhenTheHandlerSaysSo) {
