@@ -268,7 +268,7 @@ body_writer announced_length(std::uint64_t length) {
 namespace {
 
 // Stops sending, then reads and drops what the client still sends, until
-// it closes too or a second passes.
+// it closes too or a second passes; then closes.
 void drain_and_close(tcp::socket& socket) {
   boost::system::error_code ec;
   socket.shutdown(tcp::socket::shutdown_send, ec);
@@ -277,6 +277,7 @@ void drain_and_close(tcp::socket& socket) {
   while (!ec && clock::now() < until) {
     socket.async_read_some(asio::buffer(sink), use_process.within(until - clock::now())[ec]);
   }
+  socket.close(ec);
 }
 
 }  // namespace
