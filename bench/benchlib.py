@@ -329,6 +329,16 @@ def _latency(text: str, percentile: str) -> float:
     return float(m[1]) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m[2]]
 
 
+def turns(items, round_number: int) -> list:
+    """The order in which round `round_number` (counted from 1) measures
+    `items`: as given in odd rounds, reversed in even ones. A host whose speed
+    drifts during a benchmark then favours no system: over two rounds each is
+    measured as often first as last, and the systems compared under one load
+    follow each other, seconds apart rather than a whole system's turn."""
+    items = list(items)
+    return items if round_number % 2 else items[::-1]
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -679,8 +689,10 @@ def run_rounds(systems: dict, loads: dict, runs: int) -> tuple[dict, dict, dict]
     `systems` maps a key to a factory `f(scratch_dir, port) -> Server` (which
     raises Skip when the system cannot run here); `loads` maps a name to
     `f(url) -> dict` (ab() or wrk()). Every server runs for the whole
-    benchmark (an idle one costs nothing) and each round goes round-robin
-    over them, so that whatever else the machine does falls on all alike.
+    benchmark (an idle one costs nothing); each round takes the loads one
+    by one and measures every system under a load before the next load, in
+    turns() (reversed every other round), so that whatever else the machine
+    does falls on all alike.
     Returns (names, skipped, samples): samples[(key, load)] is a list of
     (req/s, server CPU ms per 1000 requests), one per round."""
     names: dict[str, str] = {}
@@ -700,19 +712,20 @@ def run_rounds(systems: dict, loads: dict, runs: int) -> tuple[dict, dict, dict]
                 names.setdefault(key, key)
                 skipped[key] = f"skipped: {why}"
         for round_number in range(1, runs + 1):
-            for key, server in servers.items():
-                if key in skipped:
-                    continue
-                warn(f"  round {round_number}/{runs}: {server.name}")
-                try:
-                    for load_name, load in loads.items():
+            for load_name, load in loads.items():
+                for key in turns(servers, round_number):
+                    if key in skipped:
+                        continue
+                    server = servers[key]
+                    warn(f"  round {round_number}/{runs}, {load_name}: {server.name}")
+                    try:
                         result, _, _, cpu = server.measure(lambda: load(server.url))
                         if result["failed"]:
                             raise Skip(f"{result['failed']} failed requests")
                         samples.setdefault((key, load_name), []).append(
                             (result["rps"], cpu * 1000 / (result["requests"] / 1000)))
-                except Skip as why:
-                    skipped[key] = f"skipped: {why}"
+                    except Skip as why:
+                        skipped[key] = f"skipped: {why}"
     return names, skipped, samples
 
 
