@@ -191,6 +191,10 @@ void serve_connection(tcp::socket socket, const handler& handle, const server_op
   // Each answer is written whole, in as few writes as it takes: Nagle's
   // algorithm could only hold back its last piece (as nginx, tcp_nodelay on).
   c.socket.set_option(tcp::no_delay(true), ec);
+  // No call on this socket may block the thread: reads wait in Asio, writes
+  // in send_all(). Said now, before the first read, Asio needs no system
+  // call of its own to make the socket non-blocking.
+  c.socket.non_blocking(true, ec);
   while (read_request(c) == arrival::complete && answer(c, handle)) c.in.next_message();
 }
 //! [serve_connection]
