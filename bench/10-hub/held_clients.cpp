@@ -6,7 +6,10 @@
 // It says "sent N" on stdout once every request is written (N of them; the
 // rest could not connect). Each line "report" on stdin gets one JSON line
 // back: the requests sent, the answers by status, the connections that
-// closed without one, and, for each 200 answer whose body has "posted_ns"
+// closed without one (and how many of those closed after the server's
+// kernel had acknowledged every byte of the request: the request reached
+// the server's machine, whatever became of it there), and, for each 200
+// answer whose body has "posted_ns"
 // (peer_worker puts it there), that moment ("posted_ns") and the
 // microseconds from it to the answer's arrival ("latency_us", in the same
 // order). Both clocks are CLOCK_MONOTONIC, which every process on the
@@ -18,6 +21,7 @@
 #include "rdv/cli.hpp"
 
 #include <arpa/inet.h>
+#include <linux/tcp.h>  // struct tcp_info, whole (glibc's netinet/tcp.h has an older one)
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -169,10 +173,19 @@ private:
       if (!whole_answer(c)) return;
     } else {
       ++closed_;  // the end, or an error, before a whole answer
+      if (acknowledged_all(c.fd)) ++closed_acknowledged_;
     }
     ::close(c.fd);
     c.fd = -1;
     c.in = {};
+  }
+
+  // Whether the peer's kernel has acknowledged everything sent on `fd`.
+  static bool acknowledged_all(int fd) {
+    tcp_info info{};
+    socklen_t size = sizeof info;
+    return ::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &size) == 0 && info.tcpi_unacked == 0 &&
+           info.tcpi_notsent_bytes == 0;
   }
 
   bool whole_answer(client& c) {
@@ -205,7 +218,8 @@ private:
   void report() const {
     std::ostringstream out;
     out << "{\"clients\":" << clients_.size() << ",\"sent\":" << sent_ << ",\"failed\":" << failed_
-        << ",\"closed\":" << closed_ << ",\"statuses\":{";
+        << ",\"closed\":" << closed_ << ",\"closed_acknowledged\":" << closed_acknowledged_
+        << ",\"statuses\":{";
     const char* comma = "";
     for (const auto& [status, count] : statuses_) {
       out << comma << '"' << status << "\":" << count;
@@ -234,7 +248,8 @@ private:
   std::vector<client> clients_;
   std::size_t in_flight_;
   int events_;
-  std::size_t started_ = 0, connecting_ = 0, sent_ = 0, failed_ = 0, closed_ = 0;
+  std::size_t started_ = 0, connecting_ = 0, sent_ = 0, failed_ = 0, closed_ = 0,
+              closed_acknowledged_ = 0;
   bool said_sent_ = false;
   std::map<int, std::size_t> statuses_;
   std::vector<std::int64_t> posted_ns_;  // when each 200 answer was posted
