@@ -343,9 +343,10 @@ def turned_away(reports: list[dict]) -> str:
     closed = sum(r["closed"] for r in reports)
     said = [f"{n:,} were answered {status}" for status, n in sorted(answered.items())]
     acknowledged = sum(r["closed_acknowledged"] for r in reports)
-    said += [f"{closed:,} were closed without an answer"
-             + (f" ({acknowledged:,} after the server's kernel had acknowledged the whole request)"
-                if acknowledged else "")] if closed else []
+    if closed:
+        said.append(f"{closed:,} were closed without an answer" + (
+            f" ({acknowledged:,} after the server's kernel had acknowledged the whole request)"
+            if acknowledged else ""))
     return "; " + ", ".join(said) if said else ""
 
 

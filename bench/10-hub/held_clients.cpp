@@ -9,11 +9,11 @@
 // closed without one (and how many of those closed after the server's
 // kernel had acknowledged every byte of the request: the request reached
 // the server's machine, whatever became of it there), and, for each 200
-// answer whose body has "posted_ns"
-// (peer_worker puts it there), that moment ("posted_ns") and the
-// microseconds from it to the answer's arrival ("latency_us", in the same
-// order). Both clocks are CLOCK_MONOTONIC, which every process on the
-// machine shares. The end of stdin ends it.
+// answer whose body has "posted_ns" (peer_worker puts it there), that
+// moment ("posted_ns") and the microseconds from it to the answer's
+// arrival ("latency_us", in the same order). Both clocks are
+// CLOCK_MONOTONIC, which every process on the machine shares. The end of
+// stdin ends it.
 //
 // One thread and one epoll set: the load must cost little next to what it
 // measures, and a process of its own per source address keeps each under
