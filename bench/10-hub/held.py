@@ -342,11 +342,8 @@ def turned_away(reports: list[dict]) -> str:
             answered[status] = answered.get(status, 0) + n
     closed = sum(r["closed"] for r in reports)
     said = [f"{n:,} were answered {status}" for status, n in sorted(answered.items())]
-    acknowledged = sum(r["closed_acknowledged"] for r in reports)
     if closed:
-        said.append(f"{closed:,} were closed without an answer" + (
-            f" ({acknowledged:,} after the server's kernel had acknowledged the whole request)"
-            if acknowledged else ""))
+        said.append(f"{closed:,} were closed without an answer")
     return "; " + ", ".join(said) if said else ""
 
 
