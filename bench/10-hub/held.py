@@ -342,8 +342,7 @@ def turned_away(reports: list[dict]) -> str:
             answered[status] = answered.get(status, 0) + n
     closed = sum(r["closed"] for r in reports)
     said = [f"{n:,} were answered {status}" for status, n in sorted(answered.items())]
-    if closed:
-        said.append(f"{closed:,} were closed without an answer")
+    said += [f"{closed:,} were closed without an answer"] if closed else []
     return "; " + ", ".join(said) if said else ""
 
 

@@ -12,12 +12,11 @@
 // It says "sent N" on stdout once every request is written (N of them; the
 // rest could not connect). Each line "report" on stdin gets one JSON line
 // back: the requests sent, the answers by status, the connections that
-// closed without one, and, for each 200
-// answer whose body has "posted_ns" (peer_worker puts it there), that
-// moment ("posted_ns") and the microseconds from it to the answer's
-// arrival ("latency_us", in the same order). Both clocks are
-// CLOCK_MONOTONIC, which every process on the machine shares. The end of
-// stdin ends it.
+// closed without one, and, for each 200 answer whose body has "posted_ns"
+// (peer_worker puts it there), that moment ("posted_ns") and the
+// microseconds from it to the answer's arrival ("latency_us", in the same
+// order). Both clocks are CLOCK_MONOTONIC, which every process on the
+// machine shares. The end of stdin ends it.
 //
 // One thread and one epoll set: the load must cost little next to what it
 // measures, and a process of its own per source address keeps each under
