@@ -66,6 +66,7 @@ struct wire {
   tcp::socket socket;
   http::response_parser parser;
   web::connection_buffer in;
+  std::string batch;           // the requests being written; keeps its capacity
   std::size_t written = 0;     // requests written on this connection
   bool front_started = false;  // a byte of the oldest unanswered response came
   int status = 0;              // of the response being read, once its head is
@@ -96,7 +97,8 @@ std::unique_ptr<wire> connect(const tcp::endpoint& server, clock::time_point dea
 boost::system::error_code write_batch(wire& w, std::deque<job>& waiting, std::size_t count,
                                       std::deque<job>& sent) {
   const bool reading = !sent.empty();
-  std::string batch;
+  std::string& batch = w.batch;
+  batch.clear();
   clock::time_point latest = clock::now();
   for (; count > 0 && !waiting.empty(); --count) {
     job& j = waiting.front();

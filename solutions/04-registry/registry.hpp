@@ -52,9 +52,13 @@ public:
 private:
   // Hashes std::string and std::string_view alike, so that find() and
   // remove() look a string_view up without making a std::string of it.
+  // Not noexcept, on purpose: GCC's map then keeps each name's hash in its
+  // node, as it does for std::hash<std::string>. For a noexcept hash of its
+  // own it assumes hashing is cheap and hashes again: the key of each node
+  // a lookup passes, to learn where its bucket ends.
   struct name_hash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view name) const noexcept {
+    std::size_t operator()(std::string_view name) const {
       return std::hash<std::string_view>{}(name);
     }
   };

@@ -32,6 +32,7 @@ std::optional<std::string> take_head(const http::response_head& head, web::respo
   if (head.status < 200 || head.status > 599) return final_status_please(head.status);
   out.status = head.status;
   out.reason = std::string(head.reason);
+  out.fields.reserve(out.fields.size() + head.fields.size());  // one allocation, not one per few
   for (const http::field f : head.fields) {
     if (!is_hop_by_hop(f.name, head.fields) && !http::iequals(f.name, "Content-Length")) {
       out.fields.emplace_back(f.name, f.value);
@@ -44,7 +45,11 @@ std::optional<std::string> take_head(const http::response_head& head, web::respo
 }  // namespace
 
 std::optional<std::string> read_http_message(std::string_view message, web::response& out) {
-  http::response_parser parser;
+  // One parser per thread, reset for each reply: it keeps the capacity of
+  // its field list, where a new one would allocate for every reply. Nothing
+  // here waits, so no other process can use it in the meantime.
+  thread_local http::response_parser parser;
+  parser.reset();
   bool headed = false, closed = false;
   for (;;) {
     const http::step s = parser.next(message);
