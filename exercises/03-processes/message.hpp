@@ -3,6 +3,7 @@
 /// Messages in flight: any movable C++ value, in an envelope that a mailbox
 /// can chain, allocated from a per-scheduler pool of small blocks.
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -35,12 +36,24 @@ struct letter : envelope {
   M message;  ///< the value that was sent
 };
 
-/// Memory for envelopes, in blocks of one cache line, recycled: after warming
-/// up, sending a small message allocates nothing.
+/// Memory for envelopes, in blocks of one, two or four cache lines,
+/// recycled: after warming up, sending a message of up to a few hundred
+/// bytes allocates nothing.
 class message_pool {
 public:
-  /// The size of a block; a letter that fits gets one, a bigger one uses new.
-  static constexpr std::size_t block_size = 64;
+  /// The sizes of the blocks, smallest first: a letter gets the smallest
+  /// that fits it, and one bigger than them all uses new.
+  static constexpr std::array<std::size_t, 3> block_sizes{64, 128, 256};
+  /// The alignment of every block: a cache line.
+  static constexpr std::size_t block_align = 64;
+
+  /// The size class of a letter of `size` bytes: the index in block_sizes
+  /// of the smallest block it fits, or block_sizes.size() if none.
+  static constexpr std::size_t size_class(std::size_t size) {
+    std::size_t c = 0;
+    while (c < block_sizes.size() && block_sizes[c] < size) ++c;
+    return c;
+  }
 
   message_pool() = default;
   /// Frees every block at once; the messages in them must be gone already.
@@ -48,28 +61,33 @@ public:
   message_pool(const message_pool&) = delete;
   message_pool& operator=(const message_pool&) = delete;
 
-  /// A block of block_size bytes, aligned to block_size.
-  void* allocate();
-  /// Takes back a block that allocate() returned.
-  void deallocate(void* block) noexcept;
+  /// A block of block_sizes[size_class] bytes, aligned to block_align.
+  void* allocate(std::size_t size_class);
+  /// Takes back a block that allocate(size_class) returned.
+  void deallocate(void* block, std::size_t size_class) noexcept;
 
 private:
   struct free_block {
     free_block* next;
   };
-  struct alignas(block_size) block {
-    std::byte bytes[block_size];
+  struct alignas(block_align) line {
+    std::byte bytes[block_align];
   };
-  void* grow();  // a new chunk of blocks; returns one of them
+  void* grow(std::size_t size_class);  // a new chunk of blocks; returns one of them
 
-  free_block* free_ = nullptr;
-  std::vector<std::unique_ptr<block[]>> chunks_;
+  std::array<free_block*, block_sizes.size()> free_{};  // one list per size
+  std::vector<std::unique_ptr<line[]>> chunks_;
 };
 
 /// Whether a letter of `M` fits a pool block.
 template <class M>
 inline constexpr bool fits_block =
-    sizeof(letter<M>) <= message_pool::block_size && alignof(letter<M>) <= message_pool::block_size;
+    message_pool::size_class(sizeof(letter<M>)) < message_pool::block_sizes.size() &&
+    alignof(letter<M>) <= message_pool::block_align;
+
+/// The size class of a letter of `M` (see message_pool::size_class()).
+template <class M>
+inline constexpr std::size_t size_class_of = message_pool::size_class(sizeof(letter<M>));
 
 /// Destroys the letter of `M` in `e` and frees its memory.
 template <class M>
@@ -77,7 +95,7 @@ void destroy_letter(envelope* e, message_pool& pool) noexcept {
   auto* l = static_cast<letter<M>*>(e);
   if constexpr (fits_block<M>) {
     l->~letter();
-    pool.deallocate(l);
+    pool.deallocate(l, size_class_of<M>);
   } else {
     delete l;
   }

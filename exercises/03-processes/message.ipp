@@ -15,11 +15,11 @@ envelope* make_letter(message_pool& pool, T&& value) {
   using M = std::decay_t<T>;
   static_assert(std::is_move_constructible_v<M>, "a message must be movable");
   if constexpr (fits_block<M>) {
-    void* block = pool.allocate();
+    void* block = pool.allocate(size_class_of<M>);
     try {
       return new (block) letter<M>{{nullptr, &message_type_of<M>}, std::forward<T>(value)};
     } catch (...) {
-      pool.deallocate(block);
+      pool.deallocate(block, size_class_of<M>);
       throw;
     }
   } else {

@@ -8,7 +8,7 @@ namespace rdv::proc {
 
 namespace {
 
-constexpr std::size_t blocks_per_chunk = 1024;  // 64 KiB at a time
+constexpr std::size_t lines_per_chunk = 1024;  // 64 KiB at a time, of one block size
 
 // In AddressSanitizer builds a free block is poisoned, so that a message used
 // after it was received is still reported, pool or not.
@@ -31,28 +31,30 @@ void unpoison(void* memory, std::size_t size) {
 }  // namespace
 
 message_pool::~message_pool() {
-  for (auto& chunk : chunks_) unpoison(chunk.get(), blocks_per_chunk * block_size);
+  for (auto& chunk : chunks_) unpoison(chunk.get(), lines_per_chunk * block_align);
 }
 
-void* message_pool::allocate() {
-  if (free_ == nullptr) return grow();
-  free_block* taken = free_;
-  unpoison(taken, block_size);
-  free_ = taken->next;
+void* message_pool::allocate(std::size_t size_class) {
+  free_block*& list = free_[size_class];
+  if (list == nullptr) return grow(size_class);
+  free_block* taken = list;
+  unpoison(taken, block_sizes[size_class]);
+  list = taken->next;
   return taken;
 }
 
-void message_pool::deallocate(void* memory) noexcept {
+void message_pool::deallocate(void* memory, std::size_t size_class) noexcept {
   auto* freed = static_cast<free_block*>(memory);
-  freed->next = free_;
-  free_ = freed;
-  poison(freed, block_size);
+  freed->next = free_[size_class];
+  free_[size_class] = freed;
+  poison(freed, block_sizes[size_class]);
 }
 
-void* message_pool::grow() {
-  chunks_.push_back(std::make_unique<block[]>(blocks_per_chunk));
-  block* chunk = chunks_.back().get();
-  for (std::size_t i = blocks_per_chunk - 1; i > 0; --i) deallocate(&chunk[i]);
+void* message_pool::grow(std::size_t size_class) {
+  chunks_.push_back(std::make_unique<line[]>(lines_per_chunk));
+  line* chunk = chunks_.back().get();
+  const std::size_t step = block_sizes[size_class] / block_align;  // lines per block
+  for (std::size_t i = lines_per_chunk - step; i > 0; i -= step) deallocate(&chunk[i], size_class);
   return &chunk[0];
 }
 

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -124,8 +125,14 @@ TEST(Messages, SmallOnesComeFromThePoolAndBigOnesFromTheHeap) {
   explained_in("ch03-messages");
   EXPECT_TRUE(fits_block<int>);
   EXPECT_TRUE(fits_block<std::string>);
-  struct big {
+  struct medium {
     char bytes[200];
+  };
+  EXPECT_TRUE(fits_block<medium>);  // in a block of four cache lines
+  EXPECT_EQ(size_class_of<int>, 0u);
+  EXPECT_EQ(size_class_of<medium>, 2u);
+  struct big {
+    char bytes[300];
   };
   EXPECT_FALSE(fits_block<big>);
   message_pool pool;
@@ -139,6 +146,24 @@ TEST(Messages, SmallOnesComeFromThePoolAndBigOnesFromTheHeap) {
   EXPECT_EQ(*message_in<std::unique_ptr<int>>(e), 5);
   e->type->destroy(e, pool);
   box.clear(pool);  // frees the big one: AddressSanitizer would report a leak
+}
+
+TEST(Messages, EachSizeOfBlockIsRecycled) {
+  explained_in("ch03-messages");
+  struct medium {
+    char bytes[200];
+  };
+  message_pool pool;
+  for (envelope* e : {make_letter(pool, 1), make_letter(pool, medium{{'x'}})}) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(e) % message_pool::block_align, 0u);
+    const void* where = e;
+    const message_type* type = e->type;
+    type->destroy(e, pool);
+    envelope* again =
+        type == &message_type_of<int> ? make_letter(pool, 2) : make_letter(pool, medium{{'y'}});
+    EXPECT_EQ(again, where) << "the block just freed is the next of its size given out";
+    again->type->destroy(again, pool);
+  }
 }
 
 }  // namespace
