@@ -7,10 +7,12 @@
 #include "use_process.hpp"
 
 #include <boost/asio/write.hpp>
+#include <boost/container/small_vector.hpp>
 
 #include <algorithm>
 #include <deque>
 #include <optional>
+#include <span>
 #include <string>
 #include "rdv/todo.hpp"  // exercise stubs throw rdv::todo
 
@@ -66,7 +68,6 @@ struct wire {
   tcp::socket socket;
   http::response_parser parser;
   web::connection_buffer in;
-  std::string batch;           // the requests being written; keeps its capacity
   std::size_t written = 0;     // requests written on this connection
   bool front_started = false;  // a byte of the oldest unanswered response came
   int status = 0;              // of the response being read, once its head is
@@ -93,27 +94,32 @@ std::unique_ptr<wire> connect(const tcp::endpoint& server, clock::time_point dea
 //! [write_batch]
 // Writes the first `count` waiting requests, all of them with one system
 // call if the socket's send buffer takes them (it mostly does), and moves
-// them to `sent`.
+// them to `sent`. Each is written from where it is, with no copy: a gather
+// write of the requests' own strings.
 boost::system::error_code write_batch(wire& w, std::deque<job>& waiting, std::size_t count,
                                       std::deque<job>& sent) {
   const bool reading = !sent.empty();
-  std::string& batch = w.batch;
-  batch.clear();
+  boost::container::small_vector<asio::const_buffer, 16> batch;  // on the stack, for most
   clock::time_point latest = clock::now();
   for (; count > 0 && !waiting.empty(); --count) {
     job& j = waiting.front();
-    batch += j.request;
     latest = std::max(latest, j.deadline);
     j.first = w.written++ == 0;
     sent.push_back(std::move(j));  // a deque's elements stay where they are
     waiting.pop_front();
+    batch.push_back(asio::buffer(sent.back().request));
   }
   if (!reading) w.parser.answering(sent.front().method);
   boost::system::error_code ec;
-  const std::size_t n = w.socket.write_some(asio::buffer(batch), ec);
-  if (n < batch.size() && (!ec || ec == asio::error::would_block)) {
+  std::size_t n = w.socket.write_some(batch, ec);
+  auto rest = batch.begin();  // the first request not written whole
+  for (; rest != batch.end() && n >= rest->size(); ++rest) n -= rest->size();
+  if (rest != batch.end() && (!ec || ec == asio::error::would_block)) {
     ec = {};
-    asio::async_write(w.socket, asio::buffer(batch.data() + n, batch.size() - n),
+    *rest += n;
+    const std::span<const asio::const_buffer> unwritten(
+        &*rest, static_cast<std::size_t>(batch.end() - rest));
+    asio::async_write(w.socket, unwritten,
                       use_process.within(latest + patience - clock::now())[ec]);
   }
   return ec;

@@ -55,12 +55,13 @@ std::size_t requests_in(std::string_view bytes) {
 // A backend the test scripts: `script` runs on a thread of its own with a
 // listening acceptor, and accepts and reads with a 10 s limit, so that a
 // pool that never connects or never writes fails the test instead of
-// hanging it. What went wrong on that thread is in failure().
+// hanging it. What went wrong on that thread is in failure(). A
+// `receive_buffer` (bytes) fixes the size of its connections' receive
+// buffers, which the kernel would otherwise grow as they fill.
 class scripted_backend {
 public:
-  explicit scripted_backend(std::function<void(scripted_backend&)> script)
-      : acceptor_(io_, {asio::ip::make_address("127.0.0.1"), 0}),
-        thread_([this, script = std::move(script)] {
+  explicit scripted_backend(std::function<void(scripted_backend&)> script, int receive_buffer = 0)
+      : acceptor_(listening(io_, receive_buffer)), thread_([this, script = std::move(script)] {
           try {
             script(*this);
           } catch (const std::exception& e) {
@@ -104,6 +105,16 @@ public:
   }
 
 private:
+  // An acceptor on a free port of 127.0.0.1; the connections it takes keep
+  // the receive buffer size it has.
+  static tcp::acceptor listening(asio::io_context& io, int receive_buffer) {
+    tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
+    if (receive_buffer > 0) {
+      acceptor.set_option(asio::socket_base::receive_buffer_size(receive_buffer));
+    }
+    return acceptor;
+  }
+
   asio::io_context io_;
   tcp::acceptor acceptor_;
   std::string failure_;
@@ -166,6 +177,41 @@ TEST(Pool, RequestsThatComeTogetherShareOneWrite) {
                              "writes (TCP_NODELAY) would be five";
   EXPECT_EQ(connections, 1u);
   EXPECT_EQ(p.open, 1u) << "one kept-alive connection carries all five";
+  for (const auto& r : p.results) {
+    EXPECT_FALSE(r.error) << r.error.message();
+    EXPECT_EQ(r.status, 202);
+  }
+}
+
+TEST(Pool, ABatchTooBigForTheSocketsBuffersArrivesWholeAndInOrder) {
+  explained_in("ch10-pool");
+  // Four requests of 4 MiB each, to a backend that takes 64 KiB at a time:
+  // more than the kernel's buffers hold (the hub's send buffer grows to 4
+  // MiB at most, Linux's tcp_wmem), so the line's first write stops inside
+  // one of them, and the rest must follow from that byte on.
+  std::vector<std::string> targets;
+  std::string expected;
+  for (char c : std::string_view("wxyz")) {
+    targets.push_back("/" + std::string(4 << 20, c));
+    expected += get(targets.back());
+  }
+  std::string carried;
+  scripted_backend backend(
+      [&](scripted_backend& b) {
+        tcp::socket s = b.accept();
+        while (carried.size() < expected.size()) carried += b.read_some(s);
+        std::string answers;
+        for (std::size_t i = 0; i < targets.size(); ++i) answers += accepted;
+        asio::write(s, asio::buffer(answers));
+      },
+      64 << 10);
+  const pooled p = exchange_together(backend.endpoint(), targets);
+  backend.join();
+  ASSERT_EQ(backend.failure(), "");
+  EXPECT_EQ(p.open, 1u) << "one line carries the whole batch";
+  EXPECT_TRUE(carried == expected)
+      << "the backend must get the four requests byte for byte, in order; it got " << carried.size()
+      << " bytes of the " << expected.size() << " expected";
   for (const auto& r : p.results) {
     EXPECT_FALSE(r.error) << r.error.message();
     EXPECT_EQ(r.status, 202);
