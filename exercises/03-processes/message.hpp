@@ -79,15 +79,14 @@ private:
   std::vector<std::unique_ptr<line[]>> chunks_;
 };
 
-/// Whether a letter of `M` fits a pool block.
-template <class M>
-inline constexpr bool fits_block =
-    message_pool::size_class(sizeof(letter<M>)) < message_pool::block_sizes.size() &&
-    alignof(letter<M>) <= message_pool::block_align;
-
 /// The size class of a letter of `M` (see message_pool::size_class()).
 template <class M>
 inline constexpr std::size_t size_class_of = message_pool::size_class(sizeof(letter<M>));
+
+/// Whether a letter of `M` fits a pool block.
+template <class M>
+inline constexpr bool fits_block = size_class_of<M> < message_pool::block_sizes.size() &&
+                                   alignof(letter<M>) <= message_pool::block_align;
 
 /// Destroys the letter of `M` in `e` and frees its memory.
 template <class M>

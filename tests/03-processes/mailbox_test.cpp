@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -148,22 +149,27 @@ TEST(Messages, SmallOnesComeFromThePoolAndBigOnesFromTheHeap) {
   box.clear(pool);  // frees the big one: AddressSanitizer would report a leak
 }
 
+// Makes a letter of `first`, frees it, and makes one of `second`: of the
+// same size, it must get the block just freed, aligned to a cache line.
+template <class M>
+void expect_block_reused(message_pool& pool, M first, M second) {
+  envelope* e = make_letter(pool, std::move(first));
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(e) % message_pool::block_align, 0u);
+  const void* where = e;
+  e->type->destroy(e, pool);
+  envelope* again = make_letter(pool, std::move(second));
+  EXPECT_EQ(again, where) << "the block just freed is the next of its size given out";
+  again->type->destroy(again, pool);
+}
+
 TEST(Messages, EachSizeOfBlockIsRecycled) {
   explained_in("ch03-messages");
   struct medium {
     char bytes[200];
   };
   message_pool pool;
-  for (envelope* e : {make_letter(pool, 1), make_letter(pool, medium{{'x'}})}) {
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(e) % message_pool::block_align, 0u);
-    const void* where = e;
-    const message_type* type = e->type;
-    type->destroy(e, pool);
-    envelope* again =
-        type == &message_type_of<int> ? make_letter(pool, 2) : make_letter(pool, medium{{'y'}});
-    EXPECT_EQ(again, where) << "the block just freed is the next of its size given out";
-    again->type->destroy(again, pool);
-  }
+  expect_block_reused(pool, 1, 2);                          // one cache line
+  expect_block_reused(pool, medium{{'x'}}, medium{{'y'}});  // four
 }
 
 }  // namespace
