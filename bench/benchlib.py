@@ -115,6 +115,26 @@ def cpu_ns(pids: list[int]) -> int | None:
     return total
 
 
+@dataclass(frozen=True)
+class CpuReading:
+    """What cpu_seconds() and cpu_ns() say of some processes at one moment."""
+    user: float
+    system: float
+    ns: int | None
+
+
+def cpu_reading(pids: list[int]) -> CpuReading:
+    user, system = cpu_seconds(pids)
+    return CpuReading(user, system, cpu_ns(pids))
+
+
+def cpu_used(before: CpuReading, after: CpuReading) -> tuple[float, float]:
+    """User and system seconds between two readings, adding up to the
+    nanosecond count where both have one (split_cpu())."""
+    total = (after.ns - before.ns) / 1e9 if before.ns is not None and after.ns is not None else None
+    return split_cpu(after.user - before.user, after.system - before.system, total)
+
+
 def split_cpu(user: float, system: float, total: float | None) -> tuple[float, float]:
     """User and system seconds (clock ticks, from cpu_seconds()) rescaled to
     add up to `total`, a finer count of the same time; as they are without

@@ -32,9 +32,11 @@ def course_program(program: str, name: str, port: int, *args: str, core: str = b
     return b.Server(name, [str(binary), "--listen", f"127.0.0.1:{port}", *args], port, core=core, env=env or {})
 
 
-def ours(program: str, name: str, *args: str):
-    """A factory for one of the course's programs, as run_rounds() wants it."""
-    return lambda scratch, port: course_program(program, name, port, *args)
+def ours(program: str, name: str, *args: str, congestion: str = ""):
+    """A factory for one of the course's programs, as run_rounds() wants it;
+    with `congestion`, its sockets get that congestion control from the
+    preloaded shim (b.congestion_env(), which may skip it when it is called)."""
+    return lambda scratch, port: course_program(program, name, port, *args, env=b.congestion_env(congestion))
 
 
 def nginx_version() -> str:

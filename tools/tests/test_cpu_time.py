@@ -28,6 +28,18 @@ class SplitCpu(unittest.TestCase):
         self.assertEqual(b.split_cpu(0.0, 0.0, 0.004), (0.0, 0.004))
 
 
+class CpuUsed(unittest.TestCase):
+    def test_between_two_readings_the_nanoseconds_set_the_total(self) -> None:
+        user, system = b.cpu_used(b.CpuReading(1.0, 2.0, 10**9), b.CpuReading(1.01, 2.03, 10**9 + 50_000_000))
+        self.assertAlmostEqual(user, 0.0125)
+        self.assertAlmostEqual(system, 0.0375)
+
+    def test_a_reading_without_nanoseconds_leaves_the_ticks(self) -> None:
+        user, system = b.cpu_used(b.CpuReading(1.0, 2.0, None), b.CpuReading(1.01, 2.03, 5))
+        self.assertAlmostEqual(user, 0.01)
+        self.assertAlmostEqual(system, 0.03)
+
+
 class CpuNs(unittest.TestCase):
     def test_the_count_grows_with_work_and_agrees_with_the_ticks(self) -> None:
         pids = [os.getpid()]
