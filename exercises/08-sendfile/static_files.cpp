@@ -63,13 +63,15 @@ constexpr std::uint64_t file_step = 256 * 1024;
 // a connection at the bandwidth it has measured, and a head held back with
 // MSG_MORE, even for the microseconds until the file's first bytes join it,
 // makes it measure less, which costs a response long enough to be paced
-// (see the book's packets experiment). Asked for each response unless
-// `congestion` names the connections' congestion control: a connection
-// takes the system's default of the moment it is accepted, which may change
-// while the server runs, and the call costs less than a packet.
+// (see the book's packets experiment). The socket is asked for each
+// response long enough to be paced, unless `congestion` names the
+// connections' congestion control: a connection takes the system's default
+// of the moment it is accepted, which may change while the server runs, and
+// the call costs less than a packet. A shorter response goes `joined`
+// whatever the answer, so it does not ask.
 packing definite(packing pack, std::uint64_t file_bytes, std::string_view congestion,
                  tcp::socket& socket) {
-  if (pack != packing::automatic || !congestion.empty()) {
+  if (pack != packing::automatic || !congestion.empty() || file_bytes <= unpaced_file_bytes) {
     return packing_for(pack, congestion, file_bytes);
   }
 #if defined(TCP_CONGESTION)
