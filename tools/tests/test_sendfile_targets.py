@@ -1,0 +1,64 @@
+"""Chapter 8's target lines (bench/08-sendfile/run, targets()): the verdict
+compares static-server with nginx alone, and a CPU line against nginx also
+gives the floor's ratio, where the floor ran."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import sys
+import unittest
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+
+def load_chapter_8():
+    loader = importlib.machinery.SourceFileLoader("bench_08_sendfile", str(BENCH / "08-sendfile" / "run"))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+ch08 = load_chapter_8()
+
+
+def samples(cpu: dict[str, float], cc: str = "cubic") -> dict:
+    """Two rounds per system and target size: (req/s, ms, user s, system s,
+    ab's busy share), the CPU given split evenly between user and system."""
+    found = {}
+    for key, total in cpu.items():
+        for size in ch08.TARGET_SIZES:
+            found[((key, cc), size, True)] = [(1000.0, 1.0, total / 2, total / 2, 0.99)] * 2
+    return found
+
+
+class Targets(unittest.TestCase):
+    def test_a_cpu_line_gives_the_floors_ratio_beside_ours(self) -> None:
+        text, _ = ch08.targets(samples({"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0, "floor": 0.97}),
+                               ["cubic"])
+        cpu_lines = [line for line in text.splitlines() if "CPU of nginx sendfile on" in line]
+        self.assertEqual(len(cpu_lines), len(ch08.TARGET_SIZES))
+        for line in cpu_lines:
+            self.assertIn("= 0.90 (target <= 0.95", line)
+            self.assertIn("the floor 0.97", line)
+        self.assertNotIn("the floor", "".join(line for line in text.splitlines() if "req/s" in line))
+
+    def test_the_floor_does_not_change_the_verdict(self) -> None:
+        over = {"sendfile": 1.0, "readwrite": 2.0, "nginx-on": 1.0}
+        _, held_without = ch08.targets(samples(over), ["cubic"])
+        _, held_with = ch08.targets(samples(over | {"floor": 0.5}), ["cubic"])
+        self.assertFalse(held_without)
+        self.assertFalse(held_with)
+        under = {"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0}
+        self.assertTrue(ch08.targets(samples(under | {"floor": 1.2}), ["cubic"])[1])
+
+    def test_without_the_floor_the_lines_say_nothing_of_it(self) -> None:
+        text, held = ch08.targets(samples({"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0}), ["cubic"])
+        self.assertTrue(held)
+        self.assertNotIn("floor", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
