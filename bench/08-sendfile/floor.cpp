@@ -8,11 +8,12 @@
 // so its CPU per request is as low as a server that makes them can go, and
 // a server's distance from it is what the server itself adds.
 //
-// Only for the benchmark's load generator, on the loopback: it takes the
-// path from "GET /name " as it comes, answers one request per read (ab sends
-// the next only after the answer), keeps the connection only if the request
-// asks for it as ab -k does ("Connection: Keep-Alive"), and hangs up on
-// anything else.
+// Only for the benchmark's load generator, on the loopback: it serves the
+// files in the root itself (no subdirectory, no name that starts with a
+// dot), takes the request's path from "GET /name " as it comes (no
+// decoding), answers one request per read (ab sends the next only after the
+// answer), keeps the connection only if the request asks for it as ab -k
+// does ("Connection: Keep-Alive"), and hangs up on anything else.
 //
 //   sendfile-floor PORT ROOT
 #include <fcntl.h>
@@ -86,6 +87,9 @@ bool answer(int socket, int root, std::string_view request) {
   const auto end = request.find(' ', get.size());
   if (!request.starts_with(get) || end == std::string_view::npos) return false;
   const std::string name(request.substr(get.size(), end - get.size()));
+  if (name.empty() || name.front() == '.' || name.find('/') != std::string::npos) {
+    return false;  // the benchmark's files lie in the root itself: nothing else is served
+  }
   const int file = ::openat(root, name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (file < 0) return false;
   struct stat about{};
