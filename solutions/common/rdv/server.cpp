@@ -2,10 +2,19 @@
 
 #include <boost/asio/signal_set.hpp>
 
+#if defined(__linux__)
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <pthread.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+#endif
+
+#include <cerrno>
 #include <csignal>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <system_error>
 
 namespace rdv {
 
@@ -64,6 +73,40 @@ std::string url_of(const tcp::endpoint& endpoint) {
   return "http://" + host + ':' + std::to_string(endpoint.port());
 }
 
+#if defined(__linux__)
+// On Linux the signals are taken as data, not as interruptions: blocked in
+// this thread (and so in every thread it starts from now on), they wait in
+// the kernel until a signalfd(2), which the io_context watches like a
+// socket, is read. No handler runs on whatever stack the thread was on when
+// the signal came; a handler that did would, under ThreadSanitizer, run
+// only when the stack it came on (a process's) ran again, which might be
+// never. Once the signal has been taken, both are unblocked and default
+// again: a second Ctrl-C ends a program that does not stop.
+void on_stop_signal(asio::io_context& context, std::function<void()> action) {
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  ::pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  for (const int s : {SIGINT, SIGTERM}) {
+    ::signal(s, SIG_DFL);  // not ignored (`cmd &` in a script ignores SIGINT): held, then read
+  }
+  const int fd = ::signalfd(-1, &stop, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "signalfd");
+  // The handler owns the descriptor, so it lives exactly as long as the wait.
+  auto signals = std::make_shared<asio::posix::stream_descriptor>(context, fd);
+  signals->async_wait(
+      asio::posix::stream_descriptor::wait_read,
+      [signals, stop, action = std::move(action)](const boost::system::error_code& ec) {
+        if (ec) return;
+        // Take every signal waiting, so that none is delivered once unblocked.
+        signalfd_siginfo taken{};
+        while (::read(signals->native_handle(), &taken, sizeof taken) == sizeof taken) continue;
+        ::pthread_sigmask(SIG_UNBLOCK, &stop, nullptr);
+        action();
+      });
+}
+#else
 void on_stop_signal(asio::io_context& context, std::function<void()> action) {
   // The handler owns the signal_set, so it lives exactly as long as the wait.
   auto signals = std::make_shared<asio::signal_set>(context, SIGINT, SIGTERM);
@@ -72,6 +115,7 @@ void on_stop_signal(asio::io_context& context, std::function<void()> action) {
         if (!ec) action();
       });
 }
+#endif
 
 void stop_on_signals(asio::io_context& context) {
   on_stop_signal(context, [&context] { context.stop(); });

@@ -35,7 +35,11 @@ listen(boost::asio::io_context& context, const cli::host_port& where, std::strin
 /// The `http://HOST:PORT` address of a listening endpoint.
 std::string url_of(const boost::asio::ip::tcp::endpoint& endpoint);
 
-/// Calls `action` once, on `context`, when SIGINT or SIGTERM arrives.
+/// Calls `action` once, on `context`, when SIGINT or SIGTERM arrives. On
+/// Linux both are blocked in the calling thread, and so in every thread it
+/// starts afterwards, and read from a signalfd: call it before starting any
+/// thread. Once one has come, both are unblocked: a second one ends the
+/// program as if nothing handled it.
 void on_stop_signal(boost::asio::io_context& context, std::function<void()> action);
 
 /// Stops `context` when SIGINT or SIGTERM arrives, so that run() returns.
