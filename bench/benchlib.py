@@ -460,15 +460,21 @@ def congestion_controls() -> list[str]:
     return [""]
 
 
+def built(path: Path) -> Path:
+    """`path`, a program or library of the release build; raises Skip if it
+    is not there (the bench was run without ./course bench, which builds it)."""
+    if not path.exists():
+        raise Skip(f"{path} is not built (./course bench builds it)")
+    return path
+
+
 def congestion_env(congestion: str) -> dict[str, str]:
     """The environment that gives a program's TCP sockets `congestion` (none
     for ""): bench/congestion_shim.cpp, preloaded, sets it on each socket
     before it listens or connects, for programs with no setting of their own."""
     if not congestion:
         return {}
-    shim = BUILD / "bench" / "libcongestion_shim.so"
-    if not shim.exists():
-        raise Skip(f"{shim} is not built (./course bench builds it)")
+    shim = built(BUILD / "bench" / "libcongestion_shim.so")
     return {"LD_PRELOAD": str(shim), "RDV_CONGESTION": congestion}
 
 

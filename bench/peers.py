@@ -26,9 +26,7 @@ def course_program(program: str, name: str, port: int, *args: str, core: str = b
     """One of the course's programs, from the Release build, listening on
     127.0.0.1:`port` (pinned to `core`: a backend may run on the load's),
     with `env` added to its environment."""
-    binary = b.BUILD / "bin" / program
-    if not binary.exists():
-        raise b.Skip(f"{binary} is not built (./course bench builds it)")
+    binary = b.built(b.BUILD / "bin" / program)
     return b.Server(name, [str(binary), "--listen", f"127.0.0.1:{port}", *args], port, core=core, env=env or {})
 
 

@@ -55,15 +55,21 @@ int listen_on(int port) {
   return fd;
 }
 
-// Sends all of `bytes`, waiting for room when the socket is full (which holds
-// up the other connections: the benchmark's files fit the socket buffers).
+// After a send that returned `sent`: whether to go on, waiting first for
+// room if the socket was full (which holds up the other connections: the
+// benchmark's files fit the socket buffers, and the bench saw no wait).
+bool go_on(int socket, ssize_t sent) {
+  if (sent >= 0) return true;
+  pollfd room{socket, POLLOUT, 0};
+  return errno == EAGAIN && ::poll(&room, 1, 10'000) == 1;
+}
+
+// Sends all of `bytes`.
 bool send_all(int socket, std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t sent = ::send(socket, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (sent < 0 && errno != EAGAIN) return false;
+    if (!go_on(socket, sent)) return false;
     if (sent > 0) bytes.remove_prefix(static_cast<std::size_t>(sent));
-    pollfd room{socket, POLLOUT, 0};
-    if (sent < 0 && ::poll(&room, 1, 10'000) != 1) return false;
   }
   return true;
 }
@@ -73,9 +79,7 @@ bool send_file(int socket, int file, off_t size) {
   off_t offset = 0;
   while (offset < size) {
     const ssize_t sent = ::sendfile(socket, file, &offset, static_cast<std::size_t>(size - offset));
-    if (sent == 0 || (sent < 0 && errno != EAGAIN)) return false;
-    pollfd room{socket, POLLOUT, 0};
-    if (sent < 0 && ::poll(&room, 1, 10'000) != 1) return false;
+    if (sent == 0 || !go_on(socket, sent)) return false;  // 0: the file shrank
   }
   return true;
 }

@@ -144,9 +144,7 @@ def fetch(url: str) -> str:
 
 def worker(stack, port: int, mode: str, to: str | None) -> b.Server:
     """The worker; in hub mode with `to` None, each reply goes to its forward's X-Hub-Reply-To."""
-    binary = b.BUILD / "bench" / "peer_worker"
-    if not binary.exists():
-        raise b.Skip(f"{binary} is not built (./course bench builds it)")
+    binary = b.built(b.BUILD / "bench" / "peer_worker")
     where = ["--follow-reply-to"] if to is None else ["--reply-to" if mode == "hub" else "--publish", to]
     return stack.enter_context(b.Server(
         f"peer_worker {mode}", [str(binary), "--listen", f"127.0.0.1:{port}", "--mode", mode, *where,
@@ -166,9 +164,7 @@ def start_hubs(stack, scratch: Path, clients: int, routed: bool = False) -> Syst
     holds the client, as it would to one hub holding them all. `routed`
     shares one reply port among them instead, and the worker posts every
     reply to it: the kernel hands each to any hub, and most cross the bus."""
-    program = b.BUILD / "bin" / "ch11" / "hub"
-    if not program.exists():
-        raise b.Skip(f"{program} is not built (./course bench builds it)")
+    program = b.built(b.BUILD / "bin" / "ch11" / "hub")
     b.need(NATS_SERVER)
     system = System(processes=math.ceil(clients / PER_PROCESS))
     if routed and system.processes == 1:
@@ -282,9 +278,7 @@ class Loads:
     """The client processes: PER_PROCESS clients each at most, each from its own address."""
 
     def __init__(self, stack, port: int, clients: int, in_flight: int) -> None:
-        binary = b.BUILD / "bench" / "held_clients"
-        if not binary.exists():
-            raise b.Skip(f"{binary} is not built (./course bench builds it)")
+        binary = b.built(b.BUILD / "bench" / "held_clients")
         count = math.ceil(clients / PER_PROCESS)
         self.processes = []
         for n in range(count):
