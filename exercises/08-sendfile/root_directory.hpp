@@ -68,6 +68,8 @@ public:
 
   /// The root's canonical path (symbolic links resolved).
   const std::string& path() const noexcept { return real_path_; }
+  /// The descriptor open on the root now (see open() for when it changes).
+  int descriptor() const noexcept { return directory_.get(); }
   /// The confinement in use.
   confinement how() const noexcept { return how_; }
 

@@ -5,6 +5,7 @@
 #include "connection.hpp"
 #include "content_type.hpp"
 #include "http_date.hpp"
+#include "open_file_cache.hpp"
 #include "preconditions.hpp"
 #include "sendfile_call.hpp"
 #include "target_path.hpp"
@@ -30,10 +31,10 @@ using web::text_response;
 
 namespace {
 
-// What a file's body needs until it has been sent: the open file (closed
-// when the response is gone) and which bytes.
+// What a file's body needs until it has been sent: the opened file (closed
+// when no response and no open_file_cache entry holds it) and which bytes.
 struct file_body {
-  file_handle file;
+  std::shared_ptr<const opened_file> file;
   std::uint64_t offset = 0;
   std::uint64_t count = 0;
   bool use_sendfile = true;
@@ -105,20 +106,20 @@ bool send_head(tcp::socket& socket, std::string_view head, packing pack,
 bool send_bytes(tcp::socket& socket, const file_body& body, std::uint64_t offset,
                 std::uint64_t count, std::chrono::milliseconds patience) {
   if (!body.use_sendfile)
-    return copy_file(socket, body.file.get(), offset, count, body.copy_buffer, patience);
+    return copy_file(socket, body.file->file.get(), offset, count, body.copy_buffer, patience);
   // All of it, in one call that does not wait (send_head() left the socket
   // non-blocking). Whatever stopped it short (a full socket, the end of the
   // file, an error), async_sendfile() below meets again and handles.
   std::uint64_t done = 0;
   if (count > 0 && socket.non_blocking()) {
-    done = sendfile_some(socket.native_handle(), body.file.get(), offset,
+    done = sendfile_some(socket.native_handle(), body.file->file.get(), offset,
                          static_cast<std::size_t>(std::min<std::uint64_t>(count, SIZE_MAX)))
                .sent;
   }
   boost::system::error_code ec;
   while (!ec && done < count) {  // what is left, waiting for room each time
     const std::uint64_t step = std::min(file_step, count - done);
-    async_sendfile(socket, body.file.get(), offset + done, step,
+    async_sendfile(socket, body.file->file.get(), offset + done, step,
                    proc::use_process.within(patience)[ec]);
     done += step;
   }
@@ -191,7 +192,7 @@ response moved_to_directory(const local_path& path, std::string_view target) {
 class file_server {
 public:
   explicit file_server(const static_options& options)
-      : root_(options.root, options.how), options_(options) {}
+      : root_(options.root, options.how), files_(root_, options.open_files), options_(options) {}
 
   response operator()(web::request& request) const {
     response r = answer(request);
@@ -201,10 +202,11 @@ public:
 
 private:
   response answer(web::request& request) const;
-  response answer_with_file(web::request& request, file_handle file, const struct stat& st,
+  response answer_with_file(web::request& request, std::shared_ptr<const opened_file> file,
                             std::string_view name) const;
 
   root_directory root_;
+  mutable open_file_cache files_;  // for one thread, as root_ is
   static_options options_;
 };
 
@@ -219,31 +221,30 @@ response file_server::answer(web::request& request) const {
   const local_path path = local_path_for(head.target);
   if (path.status != 0) return refused(path.status, path.why);
   boost::system::error_code ec;
-  file_handle file = root_.open(path.relative, ec);
+  auto file = files_.open(path.relative, ec);
   if (ec) return open_failed(ec);
-  struct stat st{};
-  if (::fstat(file.get(), &st) != 0) return text_response(500);
   std::string name = path.relative;  // its extension gives the Content-Type
-  if (S_ISDIR(st.st_mode)) {
+  if (S_ISDIR(file->st.st_mode)) {
     if (!path.trailing_slash) return moved_to_directory(path, head.target);
     name = path.relative.empty() ? "index.html" : path.relative + "/index.html";
-    file = root_.open(name, ec);
+    file = files_.open(name, ec);
     if (ec == boost::system::errc::no_such_file_or_directory)
       return refused(404, "no index.html here");
     if (ec) return open_failed(ec);
-    if (::fstat(file.get(), &st) != 0) return text_response(500);
   } else if (path.trailing_slash) {
     return text_response(404);  // a file is not a directory
   }
-  if (!S_ISREG(st.st_mode)) return refused(403, "not a regular file");
-  return answer_with_file(request, std::move(file), st, name);
+  if (!S_ISREG(file->st.st_mode)) return refused(403, "not a regular file");
+  return answer_with_file(request, std::move(file), name);
 }
 //! [answer]
 
 //! [answer_with_file]
-response file_server::answer_with_file(web::request& request, file_handle file,
-                                       const struct stat& st, std::string_view name) const {
+response file_server::answer_with_file(web::request& request,
+                                       std::shared_ptr<const opened_file> file,
+                                       std::string_view name) const {
   const http::request_head& head = request.head;
+  const struct stat& st = file->st;
   const bool get = head.method == "GET";
   const auto size = static_cast<std::uint64_t>(st.st_size);
   const http::validators v = validators_of(st);

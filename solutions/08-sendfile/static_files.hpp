@@ -51,6 +51,9 @@ struct static_options {
   confinement how = confinement::kernel;  ///< how paths are kept beneath the root
   std::size_t copy_buffer = 64 * 1024;    ///< the read/write loop's buffer
   packing pack = packing::automatic;      ///< how the head and the file meet TCP
+  /// How many files an open_file_cache keeps open between responses (0:
+  /// none, every response opens its file).
+  std::size_t open_files = 256;
   /// The congestion control every connection has (static-server
   /// --congestion sets the listener's, which they inherit), for `automatic`;
   /// empty: each connection is asked.
@@ -66,7 +69,9 @@ struct static_options {
 /// conditional requests (304, 412) and single ranges (206, 416), and sends
 /// the bytes with async_sendfile() or the read/write loop. Refuses what would
 /// leave the root: 400 or 403 for the target's form (local_path_for()), 403
-/// for a symbolic link leading out; 404 for what is not there.
+/// for a symbolic link leading out; 404 for what is not there. Keeps up to
+/// `options.open_files` files open between responses (open_file_cache), so
+/// the handler is for one thread, as chapter 7's server runs it.
 web::handler static_files(const static_options& options);
 
 /// Sends `count` bytes of `file` from `offset` to `socket` by reading them

@@ -61,6 +61,7 @@ int main(int argc, char* argv[]) {
     rdv::cli::host_port listen{"127.0.0.1", 8000};
     bool no_sendfile = false;
     std::string packing = "auto", congestion;
+    std::size_t open_files = rdv::files::static_options{}.open_files;
   } settings;
   rdv::web::server_options options{.log = &std::cerr};
   flags.option("root", settings.root, "the directory to serve", "DIR")
@@ -74,6 +75,11 @@ int main(int argc, char* argv[]) {
               "how the head and the file meet TCP: auto, joined, separate, nagle or cork (the "
               "book's experiment)",
               "HOW")
+      .option("open-files", settings.open_files,
+              "how many files to keep open between responses, each until it or a directory on "
+              "its path changes (0: open each time)",
+              "N")
+      .range(0, 100'000)
       .option("congestion", settings.congestion,
               "TCP congestion control for the connections (cubic, bbr, ...); default: the system's",
               "NAME");
@@ -94,6 +100,7 @@ int main(int argc, char* argv[]) {
         rdv::files::static_files({.root = settings.root,
                                   .use_sendfile = !settings.no_sendfile,
                                   .pack = *pack,
+                                  .open_files = settings.open_files,
                                   .congestion = settings.congestion});
     boost::asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);  // one thread, no locks
     rdv::stop_on_signals(io);  // before `listening`: a signal may follow it at once

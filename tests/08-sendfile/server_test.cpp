@@ -185,6 +185,20 @@ TEST_F(StaticServer, SendsLastModifiedAndAStrongEtag) {
                                                    << c.transcript();
 }
 
+TEST_F(StaticServer, AnswersWithWhatIsThereNowThoughItKeepsFilesOpen) {
+  explained_in("ch08-open-files");
+  c.send(get("/docs/style.css"));
+  EXPECT_EQ(c.read_response().body, "h1 { color: teal }\n") << c.transcript();
+  tree.write("docs.new/style.css", "h1 { color: plum }\n");
+  std::filesystem::rename(tree.root() / "docs", tree.root() / "docs.old");
+  std::filesystem::rename(tree.root() / "docs.new", tree.root() / "docs");
+  c.send(get("/docs/style.css"));
+  EXPECT_EQ(c.read_response().body, "h1 { color: plum }\n") << c.transcript();
+  std::filesystem::remove_all(tree.root() / "docs");
+  c.send(get("/docs/style.css"));
+  EXPECT_EQ(c.read_response().status, 404) << c.transcript();
+}
+
 TEST_F(StaticServer, Answers304ToACurrentCopyAnd412ToAFailedIfMatch) {
   explained_in("ch08-conditional");
   c.send(get("/hello.txt"));

@@ -1,6 +1,7 @@
 """Chapter 8's target lines (bench/08-sendfile/run, targets()): the verdict
 compares static-server with nginx alone, and a CPU line against nginx also
-gives the floor's ratio, where the floor ran."""
+gives the floor's ratio, and those of static-server without its open-file
+cache and nginx with its own, where they ran."""
 
 from __future__ import annotations
 
@@ -62,3 +63,14 @@ class Targets(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+    def test_a_cpu_line_gives_the_two_that_keep_files_open_or_not(self) -> None:
+        text, held = ch08.targets(samples({"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0,
+                                           "uncached": 0.96, "nginx-cache": 0.93}), ["cubic"])
+        self.assertTrue(held)
+        for line in text.splitlines():
+            if "CPU of nginx sendfile on" in line:
+                self.assertIn("; --open-files 0 0.96; nginx open_file_cache 0.93", line)
+        _, held_over = ch08.targets(samples({"sendfile": 1.0, "readwrite": 2.0, "nginx-on": 1.0,
+                                             "uncached": 0.5, "nginx-cache": 2.0}), ["cubic"])
+        self.assertFalse(held_over, "only static-server as it comes is held to the target")
