@@ -27,6 +27,43 @@ TEST(Program, ServesADirectoryAndStopsCleanlyOnSigterm) {
   EXPECT_EQ(p.stop(), 0) << p.output();
 }
 
+// Whether process `pid` holds `file` open.
+bool holds_open(pid_t pid, const std::filesystem::path& file) {
+  for (const auto& fd :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
+    std::error_code ec;
+    if (std::filesystem::read_symlink(fd.path(), ec) == file && !ec) return true;
+  }
+  return false;
+}
+
+TEST(Program, KeepsFilesOpenUnlessToldNotTo) {
+  explained_in("ch08-open-files");
+  const ch08::filled_root tree;
+  const auto hello = std::filesystem::canonical(tree.root() / "hello.txt");
+  for (const std::string open_files : {"256", "0"}) {
+    rdv::test::program p(server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0",
+                                  "--open-files", open_files});
+    rdv::test::client c(p.port("http"));
+    tree.write("hello.txt", "before\n");
+    c.send("GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(c.read_response().body, "before\n") << c.transcript();
+    // The connection's process lets a response go before it reads the
+    // next request: once another file has been served, only a cache still
+    // holds the first.
+    c.send("GET /empty.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(c.read_response().status, 200) << c.transcript();
+    EXPECT_EQ(holds_open(p.pid(), hello), open_files != "0") << p.command_line();
+    tree.write("hello.txt", "after\n");
+    c.send("GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(c.read_response().body, "after\n") << p.command_line() << "\n" << c.transcript();
+    EXPECT_EQ(p.stop(), 0) << p.output();
+  }
+  const auto r = rdv::test::run_to_end(
+      server, {"--root", tree.root().string(), "--open-files", "-1", "--listen", "127.0.0.1:0"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+}
+
 TEST(Program, SendsTheSameBytesEveryWay) {
   explained_in("ch08-packets");
   const ch08::filled_root tree;
