@@ -63,7 +63,11 @@ std::shared_ptr<const opened_file> open_file_cache::open(const std::string& rela
                                                          boost::system::error_code& ec) {
   ec.clear();
   if (changes_ < 0) return open_plainly(relative, ec);
-  read_changes();  // one read(2), EAGAIN when nothing has changed
+  read_changes();                          // one read(2), EAGAIN when nothing has changed
+  if (root_.descriptor() != root_seen_) {  // the root reopened: its name leads elsewhere
+    drop_all();
+    root_seen_ = root_.descriptor();
+  }
   if (const auto found = by_path_.find(relative); found != by_path_.end()) {
     entries_.splice(entries_.begin(), entries_, found->second);
     ++stats_.hits;

@@ -89,7 +89,8 @@ private:
 
   const root_directory& root_;
   std::size_t capacity_;
-  int changes_ = -1;  // the inotify descriptor (-1: none, nothing kept)
+  int changes_ = -1;    // the inotify descriptor (-1: none, nothing kept)
+  int root_seen_ = -1;  // root_.descriptor() when the entries were made
   entry_list entries_;
   std::unordered_map<std::string, entry_list::iterator> by_path_;
   std::unordered_map<int, std::size_t> watch_users_;  // watch -> entries using it

@@ -117,6 +117,22 @@ TEST_F(OpenFileCache, KeepsFilesWhileOthersBesideThemChange) {
       << "only a change to the file or a directory on its path drops it";
 }
 
+TEST_F(OpenFileCache, FollowsTheRootToTheDirectoryItsNameNowLeadsTo) {
+  // As a rebuilt site is put in place: a new directory under the old name.
+  // Nothing in the old one changes, but once root_directory has opened the
+  // new one (a file missing from the old one makes it look), every file
+  // comes from there.
+  tree.write("a.txt", "the old root's\n");
+  const auto old = open("a.txt");
+  std::filesystem::rename(tree.root(), tree.root().string() + ".old");
+  tree.write("a.txt", "the new root's\n");
+  tree.write("new.txt", "only in the new root\n");
+  ASSERT_TRUE(open("new.txt"));
+  const auto now = open("a.txt");
+  ASSERT_NE(now, old);
+  EXPECT_EQ(bytes_of(*now), "the new root's\n");
+}
+
 TEST_F(OpenFileCache, SeesAWriteThroughAnotherLinkToTheFile) {
   tree.write("a.txt", "one\n");
   const auto elsewhere = tree.outside() / "hard-link";
