@@ -4,9 +4,7 @@
 #include <unistd.h>
 
 #if defined(__linux__)
-#include <linux/openat2.h>  // struct open_how, RESOLVE_*
 #include <sys/inotify.h>
-#include <sys/syscall.h>
 #endif
 
 #include <algorithm>
@@ -21,9 +19,7 @@ boost::system::error_code from_errno(int error) {
   return {error, boost::system::system_category()};
 }
 
-#if defined(__linux__) && defined(RESOLVE_BENEATH)
-constexpr bool can_watch = true;
-
+#if defined(__linux__)
 // What makes a kept entry wrong, reported by the file or directory it
 // happens to. A directory on the path: renamed or deleted, or new
 // permissions. The file: the same, or new bytes (a write, a truncation).
@@ -32,24 +28,13 @@ constexpr bool can_watch = true;
 // of links changed), when it is renamed over or deleted.
 constexpr std::uint32_t directory_changes = IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
 constexpr std::uint32_t file_changes = IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF;
-
-// openat2 beneath `directory` with no symbolic link and no mount point on
-// the way: a path the cache's watches cover whole.
-int open_strictly(int directory, const char* name, int flags) {
-  open_how how{};
-  how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV;
-  return static_cast<int>(::syscall(SYS_openat2, directory, name, &how, sizeof how));
-}
-#else
-constexpr bool can_watch = false;
 #endif
 
 }  // namespace
 
 open_file_cache::open_file_cache(const root_directory& root, std::size_t capacity)
-    : root_(root), capacity_(root.how() == confinement::kernel && can_watch ? capacity : 0) {
-#if defined(__linux__) && defined(RESOLVE_BENEATH)
+    : root_(root), capacity_(capacity) {
+#if defined(__linux__)
   if (capacity_ > 0) changes_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 #endif
 }
@@ -75,7 +60,7 @@ std::shared_ptr<const opened_file> open_file_cache::open(const std::string& rela
   }
   ++stats_.misses;
   std::vector<int> watches;
-  auto [opened, keep] = open_watched(relative, watches);
+  auto [opened, keep] = open_watched(relative, watches, ec);
   if (keep) {
     if (entries_.size() == capacity_) {
       drop(std::prev(entries_.end()));  // the least recently used
@@ -85,55 +70,60 @@ std::shared_ptr<const opened_file> open_file_cache::open(const std::string& rela
     by_path_.emplace(relative, entries_.begin());
     return opened;
   }
-  for (const int w : watches) release(w);  // those it took before it gave up
-  return opened ? opened : open_plainly(relative, ec);
+  for (const int w : watches) release(w);  // those it took for nothing
+  return opened;
 }
 //! [open]
 
 // Watches every directory on the path beneath the root, from the top
-// down, and then opens the file, watches it and asks fstat: a change after
-// a directory's watch is reported (and so is one after the file's), so
-// what is opened after the watches can be kept until a report comes. The
-// root itself needs none: files are opened beneath its descriptor, which
-// stays on the same directory whatever happens to its name. The file is
-// kept if it is a regular one and every watch could be set; a directory or
-// another kind of file is given back without a watch of its own, and
-// nothing (so that open_plainly() opens it) if the path has a symbolic
-// link or a mount point. The watches it took are in `watches`.
+// down, then opens the file as root_directory opens any, watches it and
+// asks fstat: a change after a directory's watch is reported (and so is
+// one after the file's), so what is opened after the watches can be kept
+// until a report comes. The root itself needs none: files are opened
+// beneath its descriptor, which stays on the same directory whatever
+// happens to its name. The file is kept if it is a regular one, every
+// watch could be set, and no symbolic link is on the way (the walk takes
+// none, and the name must lead to the file itself); otherwise it is only
+// given back. The watches it took are in `watches`.
 open_file_cache::opening open_file_cache::open_watched(const std::string& relative,
-                                                       std::vector<int>& watches) {
-#if defined(__linux__) && defined(RESOLVE_BENEATH)
-  const int root = root_.descriptor();
+                                                       std::vector<int>& watches,
+                                                       boost::system::error_code& ec) {
+#if defined(__linux__)
   const auto watched = [&](int descriptor, std::uint32_t events) {
     const int w = watch(descriptor, events);
     if (w >= 0) watches.push_back(w);
     return w >= 0;
   };
-  if (relative.empty()) return {};  // the root: a directory, never kept
-  for (std::size_t slash = relative.find('/'); slash != std::string::npos;
-       slash = relative.find('/', slash + 1)) {
-    const file_handle directory(
-        open_strictly(root, relative.substr(0, slash).c_str(), O_PATH | O_DIRECTORY));
-    if (!directory || !watched(directory.get(), directory_changes)) return {};
+  // The directories, one name at a time, refusing a link at each.
+  file_handle directory;
+  std::size_t name = 0;
+  bool whole = !relative.empty();  // the root itself is a directory, never kept
+  for (std::size_t slash = 0; whole && (slash = relative.find('/', name)) != std::string::npos;
+       name = slash + 1) {
+    const int parent = directory ? directory.get() : root_.descriptor();
+    directory = file_handle(::openat(parent, relative.substr(name, slash - name).c_str(),
+                                     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    whole = directory && watched(directory.get(), directory_changes);
   }
-  auto opened = std::make_shared<opened_file>();
-  opened->file =
-      file_handle(open_strictly(root, relative.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY));
-  if (!opened->file || ::fstat(opened->file.get(), &opened->st) != 0) return {};
-  if (!S_ISREG(opened->st.st_mode)) return {opened, false};
-  // The fstat that counts comes after the file's watch.
-  const bool keep =
-      watched(opened->file.get(), file_changes) && ::fstat(opened->file.get(), &opened->st) == 0;
+  const auto opened = open_plainly(relative, ec);
+  if (!opened || !whole || !S_ISREG(opened->st.st_mode)) return {opened, false};
+  // What fstat says after the file's watch is what counts; and the last
+  // name must be the file's own, not a link to it.
+  struct stat named{};
+  const bool keep = watched(opened->file.get(), file_changes) &&
+                    ::fstat(opened->file.get(), &opened->st) == 0 &&
+                    ::fstatat(directory ? directory.get() : root_.descriptor(),
+                              relative.c_str() + name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    named.st_ino == opened->st.st_ino && named.st_dev == opened->st.st_dev;
   return {opened, keep};
 #else
-  (void)relative;
   (void)watches;
-  return {};
+  return {open_plainly(relative, ec), false};
 #endif
 }
 
-std::shared_ptr<const opened_file> open_file_cache::open_plainly(const std::string& relative,
-                                                                 boost::system::error_code& ec) {
+std::shared_ptr<opened_file> open_file_cache::open_plainly(const std::string& relative,
+                                                           boost::system::error_code& ec) {
   auto opened = std::make_shared<opened_file>();
   opened->file = root_.open(relative, ec);
   if ((ec == boost::system::errc::too_many_files_open ||
@@ -153,7 +143,7 @@ std::shared_ptr<const opened_file> open_file_cache::open_plainly(const std::stri
 // A watch on the file or directory `descriptor` is open on (through its
 // name in /proc, which leads to that very one), counted as used once more.
 int open_file_cache::watch(int descriptor, std::uint32_t events) {
-#if defined(__linux__) && defined(RESOLVE_BENEATH)
+#if defined(__linux__)
   const std::string name = "/proc/self/fd/" + std::to_string(descriptor);
   const int w = ::inotify_add_watch(changes_, name.c_str(), events);
   if (w >= 0) ++watch_users_[w];
@@ -173,7 +163,7 @@ int open_file_cache::watch(int descriptor, std::uint32_t events) {
 // watch cannot leave those out), which the cache watches itself if it
 // keeps anything through it.
 void open_file_cache::read_changes() {
-#if defined(__linux__) && defined(RESOLVE_BENEATH)
+#if defined(__linux__)
   alignas(inotify_event) char reports[4096];
   for (;;) {
     const ssize_t n = ::read(changes_, reports, sizeof reports);
@@ -212,7 +202,7 @@ void open_file_cache::drop(entry_list::iterator at) {
 void open_file_cache::release(int w) {
   if (--watch_users_[w] > 0) return;
   watch_users_.erase(w);
-#if defined(__linux__) && defined(RESOLVE_BENEATH)
+#if defined(__linux__)
   ::inotify_rm_watch(changes_, w);
 #endif
 }

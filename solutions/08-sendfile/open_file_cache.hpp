@@ -41,11 +41,11 @@ struct open_file_stats {
 /// link renamed over it or deleted) and not a directory on its path (the
 /// same, but its bytes). inotify(7) reports each such change from the call
 /// that makes it, and the cache reads those reports before every lookup, so
-/// a request sent after a change never gets what was there before it. Only
-/// paths without symbolic links and mount points are kept: a change there
-/// would come from places the cache does not watch. Linux only (elsewhere,
-/// and with capacity 0, every file is opened afresh); not for use from
-/// several threads at once.
+/// a request sent after a change never gets what was there before it. Files
+/// are opened as root_directory::open() opens them, but only those reached
+/// without a symbolic link are kept: a link's target may change where no
+/// watch looks. Linux only (elsewhere, and with capacity 0, every file is
+/// opened afresh); not for use from several threads at once.
 class open_file_cache {
 public:
   /// Up to `capacity` files beneath `root`, which must outlive the cache.
@@ -75,12 +75,13 @@ private:
   using entry_list = std::list<entry>;  // the most recently used first
 
   struct opening {
-    std::shared_ptr<const opened_file> opened;  // none: open it plainly
+    std::shared_ptr<const opened_file> opened;  // none: `ec` says why
     bool keep = false;                          // watched whole: an entry
   };
-  opening open_watched(const std::string& relative, std::vector<int>& watches);
-  std::shared_ptr<const opened_file> open_plainly(const std::string& relative,
-                                                  boost::system::error_code& ec);
+  opening open_watched(const std::string& relative, std::vector<int>& watches,
+                       boost::system::error_code& ec);
+  std::shared_ptr<opened_file> open_plainly(const std::string& relative,
+                                            boost::system::error_code& ec);
   int watch(int descriptor, std::uint32_t events);
   void read_changes();
   void drop(entry_list::iterator at);

@@ -152,6 +152,11 @@ TEST_F(OpenFileCache, KeepsNothingReachedThroughASymbolicLink) {
   ASSERT_TRUE(first);
   EXPECT_EQ(bytes_of(*first), "through a link\n");
   EXPECT_NE(open("alias/a.txt"), first) << "a link's target can change where no watch looks";
+  tree.link("a-link.txt", "real/a.txt");
+  const auto last = open("a-link.txt");
+  ASSERT_TRUE(last);
+  EXPECT_EQ(bytes_of(*last), "through a link\n");
+  EXPECT_NE(open("a-link.txt"), last) << "nor a link as the last name";
   EXPECT_EQ(cache.size(), 0u);
 }
 
