@@ -427,8 +427,9 @@ def markdown_table(title: str, headers: list[str], rows: list[list[str]]) -> lis
 
 def in_code(cell: str) -> str:
     """A table cell with its command-line flags in code, as the book writes
-    them (in plain text, Doxygen would turn "--" into a dash)."""
-    return re.sub(r"(?<!`)(--[a-z][\w-]*)", r"`\1`", cell)
+    them (in plain text, Doxygen would turn "--" into a dash), each with its
+    value when a number follows it ("--open-files 0")."""
+    return re.sub(r"(?<!`)(--[a-z][\w-]*(?: [0-9](?:[\w.,]*\w)?)?)", r"`\1`", cell)
 
 
 def fmt(value: float, digits: int = 0) -> str:
