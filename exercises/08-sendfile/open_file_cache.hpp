@@ -26,11 +26,10 @@ struct opened_file {
   struct stat st{};  ///< its type, size, identity and modification time
 };
 
-/// What an open_file_cache has done, for its tests and the book.
+/// What an open_file_cache has done, for its tests.
 struct open_file_stats {
   std::uint64_t hits = 0;     ///< answered from the cache, without a call to open
   std::uint64_t misses = 0;   ///< opened, and kept when the file could be
-  std::uint64_t dropped = 0;  ///< entries dropped because something changed
   std::uint64_t evicted = 0;  ///< entries dropped to make room for another
 };
 
@@ -63,6 +62,9 @@ public:
 
   /// How many files are kept open now.
   std::size_t size() const noexcept { return entries_.size(); }
+  /// How many inotify watches the kept files use now (a user has a limited
+  /// number: /proc/sys/fs/inotify/max_user_watches).
+  std::size_t watches() const noexcept { return watch_users_.size(); }
   /// What the cache has done so far.
   const open_file_stats& stats() const noexcept { return stats_; }
 
@@ -76,10 +78,10 @@ private:
 
   struct opening {
     std::shared_ptr<const opened_file> opened;  // none: `ec` says why
+    std::vector<int> watches;                   // the watches it took
     bool keep = false;                          // watched whole: an entry
   };
-  opening open_watched(const std::string& relative, std::vector<int>& watches,
-                       boost::system::error_code& ec);
+  opening open_watched(const std::string& relative, boost::system::error_code& ec);
   std::shared_ptr<opened_file> open_plainly(const std::string& relative,
                                             boost::system::error_code& ec);
   int watch(int descriptor, std::uint32_t events);

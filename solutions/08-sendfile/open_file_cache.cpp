@@ -9,15 +9,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <string_view>
 
 namespace rdv::files {
 
 namespace {
-
-boost::system::error_code from_errno(int error) {
-  return {error, boost::system::system_category()};
-}
 
 #if defined(__linux__)
 // What makes a kept entry wrong, reported by the file or directory it
@@ -59,19 +54,18 @@ std::shared_ptr<const opened_file> open_file_cache::open(const std::string& rela
     return found->second->opened;
   }
   ++stats_.misses;
-  std::vector<int> watches;
-  auto [opened, keep] = open_watched(relative, watches, ec);
-  if (keep) {
+  opening o = open_watched(relative, ec);
+  if (o.keep) {
     if (entries_.size() == capacity_) {
       drop(std::prev(entries_.end()));  // the least recently used
       ++stats_.evicted;
     }
-    entries_.push_front({relative, opened, std::move(watches)});
+    entries_.push_front({relative, o.opened, std::move(o.watches)});
     by_path_.emplace(relative, entries_.begin());
-    return opened;
+    return o.opened;
   }
-  for (const int w : watches) release(w);  // those it took for nothing
-  return opened;
+  for (const int w : o.watches) release(w);  // those it took for nothing
+  return o.opened;
 }
 //! [open]
 
@@ -84,14 +78,14 @@ std::shared_ptr<const opened_file> open_file_cache::open(const std::string& rela
 // happens to its name. The file is kept if it is a regular one, every
 // watch could be set, and no symbolic link is on the way (the walk takes
 // none, and the name must lead to the file itself); otherwise it is only
-// given back. The watches it took are in `watches`.
+// given back. It says which watches it took, kept or not.
 open_file_cache::opening open_file_cache::open_watched(const std::string& relative,
-                                                       std::vector<int>& watches,
                                                        boost::system::error_code& ec) {
+  opening o;
 #if defined(__linux__)
   const auto watched = [&](int descriptor, std::uint32_t events) {
     const int w = watch(descriptor, events);
-    if (w >= 0) watches.push_back(w);
+    if (w >= 0) o.watches.push_back(w);
     return w >= 0;
   };
   // The directories, one name at a time, refusing a link at each.
@@ -106,20 +100,20 @@ open_file_cache::opening open_file_cache::open_watched(const std::string& relati
     whole = directory && watched(directory.get(), directory_changes);
   }
   const auto opened = open_plainly(relative, ec);
-  if (!opened || !whole || !S_ISREG(opened->st.st_mode)) return {opened, false};
+  o.opened = opened;
+  if (!opened || !whole || !S_ISREG(opened->st.st_mode)) return o;
   // What fstat says after the file's watch is what counts; and the last
   // name must be the file's own, not a link to it.
   struct stat named{};
-  const bool keep = watched(opened->file.get(), file_changes) &&
-                    ::fstat(opened->file.get(), &opened->st) == 0 &&
-                    ::fstatat(directory ? directory.get() : root_.descriptor(),
-                              relative.c_str() + name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
-                    named.st_ino == opened->st.st_ino && named.st_dev == opened->st.st_dev;
-  return {opened, keep};
+  o.keep = watched(opened->file.get(), file_changes) &&
+           ::fstat(opened->file.get(), &opened->st) == 0 &&
+           ::fstatat(directory ? directory.get() : root_.descriptor(), relative.c_str() + name,
+                     &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+           named.st_ino == opened->st.st_ino && named.st_dev == opened->st.st_dev;
 #else
-  (void)watches;
-  return {open_plainly(relative, ec), false};
+  o.opened = open_plainly(relative, ec);
 #endif
+  return o;
 }
 
 std::shared_ptr<opened_file> open_file_cache::open_plainly(const std::string& relative,
@@ -134,7 +128,7 @@ std::shared_ptr<opened_file> open_file_cache::open_plainly(const std::string& re
   }
   if (ec) return nullptr;
   if (::fstat(opened->file.get(), &opened->st) != 0) {
-    ec = from_errno(errno);
+    ec.assign(errno, boost::system::system_category());
     return nullptr;
   }
   return opened;
@@ -172,15 +166,11 @@ void open_file_cache::read_changes() {
       const auto* report = reinterpret_cast<const inotify_event*>(reports + at);
       at += static_cast<ssize_t>(sizeof(inotify_event) + report->len);
       if (report->mask & IN_Q_OVERFLOW) {
-        stats_.dropped += entries_.size();
         drop_all();
       } else if (report->len == 0 && !(report->mask & IN_IGNORED)) {  // IN_IGNORED: a watch gone
         for (auto e = entries_.begin(); e != entries_.end();) {
           const auto next = std::next(e);
-          if (std::ranges::find(e->watches, report->wd) != e->watches.end()) {
-            drop(e);
-            ++stats_.dropped;
-          }
+          if (std::ranges::find(e->watches, report->wd) != e->watches.end()) drop(e);
           e = next;
         }
       }

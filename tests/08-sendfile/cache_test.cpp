@@ -160,6 +160,21 @@ TEST_F(OpenFileCache, KeepsNothingReachedThroughASymbolicLink) {
   EXPECT_EQ(cache.size(), 0u);
 }
 
+TEST_F(OpenFileCache, GivesBackTheWatchesOfWhatItDoesNotKeep) {
+  tree.write("docs/guide/page.html", "kept\n");
+  tree.write("real/a.txt", "through a link\n");
+  tree.link("alias", "real");
+  ASSERT_TRUE(open("docs/guide/page.html"));
+  EXPECT_EQ(cache.watches(), 3u) << "docs, docs/guide and the file";
+  ASSERT_TRUE(open("alias/a.txt"));
+  ASSERT_TRUE(open("docs"));  // a directory
+  EXPECT_EQ(cache.watches(), 3u) << "nothing for what was not kept";
+  std::filesystem::rename(at("docs/guide"), at("docs/guide.old"));
+  boost::system::error_code ec;
+  EXPECT_FALSE(cache.open("docs/guide/page.html", ec));
+  EXPECT_EQ(cache.watches(), 0u) << "nor for what was dropped";
+}
+
 TEST_F(OpenFileCache, KeepsNoMoreThanItsCapacityDroppingTheLeastRecentlyUsed) {
   open_file_cache small(root, 2);
   boost::system::error_code ec;
