@@ -340,9 +340,10 @@ def _number(pattern: str, text: str, what: str) -> float:
 
 
 def ab(url: str, requests: int, concurrency: int, keepalive: bool = True) -> dict:
-    """ApacheBench on LOAD_CORE: req/s, mean ms per request, failures, and
-    how busy ab kept its core (its CPU time over the time it ran: near 1.0,
-    ab itself was the limit of req/s, whatever the server)."""
+    """ApacheBench on LOAD_CORE: req/s, mean ms per request, failures, ab's
+    CPU seconds, and how busy ab kept its core (its CPU time over the time
+    it ran: near 1.0, ab itself was the limit of req/s, whatever the
+    server)."""
     argv = ["ab", "-q", "-n", str(requests), "-c", str(concurrency), *(["-k"] if keepalive else []), url]
     before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
     out = subprocess.run(pinned(LOAD_CORE, argv), capture_output=True, text=True, timeout=600)
@@ -355,6 +356,7 @@ def ab(url: str, requests: int, concurrency: int, keepalive: bool = True) -> dic
             "rps": _number(r"Requests per second:\s+([\d.]+)", text, "requests per second"),
             "mean_ms": _number(r"Time per request:\s+([\d.]+) \[ms\] \(mean\)", text, "time per request"),
             "failed": failed + (int(non2xx[1]) if non2xx else 0),
+            "client_cpu": cpu,
             "client_busy": cpu / elapsed if elapsed > 0 else float("nan")}
 
 

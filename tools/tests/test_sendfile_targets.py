@@ -1,7 +1,9 @@
 """Chapter 8's target lines (bench/08-sendfile/run, targets()): the verdict
 compares static-server with nginx alone, and a CPU line against nginx also
 gives the floor's ratio, and those of static-server without its open-file
-cache and nginx with its own, where they ran."""
+cache and nginx with its own, where they ran; a requests/s line gives how
+busy ab was and its CPU. And the tables (tables()) take the rounds as
+measure() returns them."""
 
 from __future__ import annotations
 
@@ -25,13 +27,15 @@ def load_chapter_8():
 ch08 = load_chapter_8()
 
 
-def samples(cpu: dict[str, float], cc: str = "cubic") -> dict:
+def samples(cpu: dict[str, float], cc: str = "cubic", client_cpu: dict[str, float] | None = None) -> dict:
     """Two rounds per system and target size: (req/s, ms, user s, system s,
-    ab's busy share), the CPU given split evenly between user and system."""
+    ab's busy share, ab's CPU s), the CPU given split evenly between user and
+    system, and ab's 1.0 where `client_cpu` does not say."""
     found = {}
     for key, total in cpu.items():
+        ab = (client_cpu or {}).get(key, 1.0)
         for size in ch08.TARGET_SIZES:
-            found[((key, cc), size, True)] = [(1000.0, 1.0, total / 2, total / 2, 0.99)] * 2
+            found[((key, cc), size, True)] = [(1000.0, 1.0, total / 2, total / 2, 0.99, ab)] * 2
     return found
 
 
@@ -60,10 +64,6 @@ class Targets(unittest.TestCase):
         self.assertTrue(held)
         self.assertNotIn("floor", text)
 
-
-if __name__ == "__main__":
-    unittest.main()
-
     def test_a_cpu_line_gives_the_two_that_keep_files_open_or_not(self) -> None:
         text, held = ch08.targets(samples({"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0,
                                            "uncached": 0.96, "nginx-cache": 0.93}), ["cubic"])
@@ -74,3 +74,26 @@ if __name__ == "__main__":
         _, held_over = ch08.targets(samples({"sendfile": 1.0, "readwrite": 2.0, "nginx-on": 1.0,
                                              "uncached": 0.5, "nginx-cache": 2.0}), ["cubic"])
         self.assertFalse(held_over, "only static-server as it comes is held to the target")
+
+    def test_a_requests_line_gives_how_busy_ab_was_and_its_cpu(self) -> None:
+        text, _ = ch08.targets(samples({"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0},
+                                       client_cpu={"sendfile": 1.93, "nginx-on": 1.73}), ["cubic"])
+        lines = [line for line in text.splitlines() if "req/s of sendfile" in line]
+        self.assertEqual(len(lines), len(ch08.TARGET_SIZES))
+        for line in lines:
+            self.assertIn("ab busy 99% and 99% of its core, its CPU 1.930 and 1.730 s/10k", line)
+
+
+class Tables(unittest.TestCase):
+    def test_a_row_takes_a_round_as_measure_returns_it(self) -> None:
+        found = samples({"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0})
+        names = {("sendfile", "cubic"): "static-server (sendfile)", ("readwrite", "cubic"): "read/write",
+                 ("nginx-on", "cubic"): "nginx sendfile on"}
+        text, _ = ch08.tables(names, {}, found, ["cubic"])
+        row = next(line for line in text.splitlines() if "static-server (sendfile)" in line and "1 MiB" in line)
+        self.assertIn("0.900", row)  # CPU s/10k, user and system together
+        self.assertTrue(row.rstrip().endswith("0.90"), row)  # against nginx
+
+
+if __name__ == "__main__":
+    unittest.main()
