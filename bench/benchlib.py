@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -339,17 +340,39 @@ def _number(pattern: str, text: str, what: str) -> float:
     return float(m[1])
 
 
-def ab(url: str, requests: int, concurrency: int, keepalive: bool = True) -> dict:
+def ab(url: str, requests: int, concurrency: int, keepalive: bool = True,
+       watch: Callable[[], None] | None = None) -> dict:
     """ApacheBench on LOAD_CORE: req/s, mean ms per request, failures, ab's
     CPU seconds, and how busy ab kept its core (its CPU time over the time
     it ran: near 1.0, ab itself was the limit of req/s, whatever the
-    server)."""
+    server). `watch`, if given, is called every quarter of a second while
+    ab runs (the packets experiment of chapter 8 reads the server's sockets
+    with it). ab is killed after ten minutes."""
     argv = ["ab", "-q", "-n", str(requests), "-c", str(concurrency), *(["-k"] if keepalive else []), url]
-    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
-    out = subprocess.run(pinned(LOAD_CORE, argv), capture_output=True, text=True, timeout=600)
-    after, elapsed = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic() - start
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime  # ab's: the one child waited for
-    text = out.stdout + out.stderr
+    with tempfile.TemporaryFile(mode="w+") as out:  # a file, not a pipe: ab never waits on a full one
+        start = time.monotonic()
+        process = subprocess.Popen(pinned(LOAD_CORE, argv), stdout=out, stderr=subprocess.STDOUT)
+        timed_out = threading.Event()
+        killer = threading.Timer(600, lambda: (timed_out.set(), process.kill()))
+        killer.start()
+        try:
+            # Reaped by wait4, for ab's own rusage.
+            if watch is None:
+                _, status, usage = os.wait4(process.pid, 0)
+            else:
+                while not (reaped := os.wait4(process.pid, os.WNOHANG))[0]:
+                    time.sleep(0.25)
+                    watch()
+                _, status, usage = reaped
+        finally:
+            killer.cancel()
+        elapsed = time.monotonic() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if timed_out.is_set():
+            raise subprocess.TimeoutExpired(argv, 600)
+        out.seek(0)
+        text = out.read()
+    cpu = usage.ru_utime + usage.ru_stime
     failed = int(_number(r"Failed requests:\s+(\d+)", text, "failed requests"))
     non2xx = re.search(r"Non-2xx responses:\s+(\d+)", text)
     return {"requests": requests,
