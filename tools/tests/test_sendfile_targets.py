@@ -95,5 +95,20 @@ class Tables(unittest.TestCase):
         self.assertTrue(row.rstrip().endswith("0.90"), row)  # against nginx
 
 
+class PacingTimers(unittest.TestCase):
+    """The packets experiment counts TCP's pacing timers on every core, from
+    perf stat's per-core CSV."""
+
+    def test_counts_each_core_and_skips_what_is_not_a_count(self):
+        csv = ("CPU0,73,,timer:hrtimer_start,2001934915,100.00,,\n"
+               "CPU1,11840,,timer:hrtimer_start,2001930127,100.00,,\n"
+               "CPU2,<not counted>,,timer:hrtimer_start,0,100.00,,\n"
+               "# started on Sun Dec  6 08:40:01 2026\n")
+        self.assertEqual(ch08.per_core_counts(csv), {"0": 73, "1": 11840})
+
+    def test_nothing_counted_is_empty(self):
+        self.assertEqual(ch08.per_core_counts("failed to set filter\n"), {})
+
+
 if __name__ == "__main__":
     unittest.main()
