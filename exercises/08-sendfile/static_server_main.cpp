@@ -17,6 +17,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -62,6 +63,7 @@ int main(int argc, char* argv[]) {
     bool no_sendfile = false;
     std::string packing = "auto", congestion;
     std::size_t open_files = rdv::files::static_options{}.open_files;
+    std::uint32_t notsent_lowat = 0;
   } settings;
   rdv::web::server_options options{.log = &std::cerr};
   flags.option("root", settings.root, "the directory to serve", "DIR")
@@ -82,7 +84,13 @@ int main(int argc, char* argv[]) {
       .range(0, 100'000)
       .option("congestion", settings.congestion,
               "TCP congestion control for the connections (cubic, bbr, ...); default: the system's",
-              "NAME");
+              "NAME")
+      .option("notsent-lowat", settings.notsent_lowat,
+              "keep at most about this many bytes of a response queued unsent, so that the "
+              "server sends its file itself (TCP_NOTSENT_LOWAT; the book's experiment); "
+              "0: the system's",
+              "BYTES")
+      .range(0, 1 << 30);
   if (!flags.parse(argc, argv)) return flags.exit_status();
   const auto pack = packing_named(settings.packing);
   if (!pack) {
@@ -108,6 +116,7 @@ int main(int argc, char* argv[]) {
     if (!settings.congestion.empty()) {
       set_congestion_control(acceptor, settings.congestion);  // accepted connections inherit it
     }
+    rdv::files::limit_unsent(acceptor, settings.notsent_lowat);  // they inherit this too
     rdv::proc::scheduler node({.crash_log = nullptr});  // the acceptor reports crashed connections
     rdv::proc::run_in(io, node);
     node.spawn([&] { rdv::web::accept_connections(acceptor, handle, options); });

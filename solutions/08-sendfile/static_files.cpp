@@ -18,9 +18,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <climits>
 #include <cstring>
 #include <memory>
+#include <system_error>
 
 namespace rdv::files {
 
@@ -291,6 +294,22 @@ response file_server::answer_with_file(web::request& request,
 //! [answer_with_file]
 
 }  // namespace
+
+//! [limit_unsent]
+void limit_unsent(tcp::acceptor& acceptor, std::uint32_t bytes) {
+  if (bytes == 0) return;
+#if defined(TCP_NOTSENT_LOWAT)
+  const int value = static_cast<int>(std::min<std::uint32_t>(bytes, INT_MAX));
+  if (::setsockopt(acceptor.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &value,
+                   sizeof value) == 0) {
+    return;
+  }
+  throw std::system_error(errno, std::system_category(), "TCP_NOTSENT_LOWAT");
+#else
+  throw std::system_error(ENOPROTOOPT, std::system_category(), "TCP_NOTSENT_LOWAT");
+#endif
+}
+//! [limit_unsent]
 
 packing packing_for(packing pack, std::string_view congestion, std::uint64_t file_bytes) {
   if (pack != packing::automatic) return pack;

@@ -6,6 +6,8 @@
 #include "root_directory.hpp"
 #include "web.hpp"
 
+#include <boost/asio/ip/tcp.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +45,16 @@ inline constexpr std::uint64_t unpaced_file_bytes = 64 * 1024;
 /// `bbr`) when the file is longer than unpaced_file_bytes, and `joined`
 /// otherwise; the rest stay as they are.
 packing packing_for(packing pack, std::string_view congestion, std::uint64_t file_bytes);
+
+/// Has every connection `acceptor` accepts from now on keep at most about
+/// `bytes` of what it is given queued and not yet sent (Linux's
+/// TCP_NOTSENT_LOWAT, set on the listener, which the connections inherit):
+/// a response's sendfile() then waits for the bytes before it to leave, so
+/// the server's own core sends most of the file instead of the core whose
+/// ACKs open the window (the book's packets experiment). 0 leaves the
+/// system's setting (net.ipv4.tcp_notsent_lowat, no limit unless changed).
+/// Throws std::system_error if the system refuses it.
+void limit_unsent(boost::asio::ip::tcp::acceptor& acceptor, std::uint32_t bytes);
 
 /// How static_files() serves.
 struct static_options {

@@ -69,10 +69,10 @@ TEST(Program, SendsTheSameBytesEveryWay) {
   const ch08::filled_root tree;
   const std::string big = ch08::pattern(ch08::temp_root::big_size);
   for (const char* packing : {"auto", "joined", "separate", "nagle", "cork"}) {
-    for (const bool sendfile : {true, false}) {
+    for (const char* way : {"", "--no-sendfile", "--notsent-lowat=16384"}) {
       std::vector<std::string> args = {"--root",      tree.root().string(), "--listen",
                                        "127.0.0.1:0", "--packing",          packing};
-      if (!sendfile) args.emplace_back("--no-sendfile");
+      if (*way != '\0') args.emplace_back(way);  // "": sendfile, as it comes
       rdv::test::program p(server, args);
       const auto d = ch08::fetch_until_closed(
           p.port("http"), "GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
@@ -91,7 +91,7 @@ TEST(Program, SendsTheSameBytesEveryWay) {
 TEST(Program, DropsClientsThatStopReadingAFile) {
   explained_in("ch08-slow-readers");
   const ch08::filled_root tree;
-  for (const char* way : {"--packing=joined", "--no-sendfile"}) {
+  for (const char* way : {"--packing=joined", "--no-sendfile", "--notsent-lowat=16384"}) {
     rdv::test::program p(server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0",
                                   "--send-timeout-ms", "300", way});
     const std::string get = "GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n";

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -350,6 +351,30 @@ TEST(Packets, TheDefaultSendsTheHeadAloneBeforeALongFileOnlyWhenTheCongestionCon
   EXPECT_EQ(packing_for(packing::automatic, "reno", longer), packing::joined);
   EXPECT_EQ(packing_for(packing::nagle, "bbr", 7), packing::nagle) << "a packing asked for stays";
   EXPECT_EQ(packing_for(packing::joined, "bbr", longer), packing::joined);
+}
+
+// TCP_NOTSENT_LOWAT of the connection `acceptor` accepts from a client.
+int unsent_limit_of_accepted(boost::asio::ip::tcp::acceptor& acceptor) {
+  boost::asio::ip::tcp::socket client(acceptor.get_executor());
+  client.connect(acceptor.local_endpoint());
+  auto accepted = acceptor.accept();
+  int value = -1;
+  socklen_t size = sizeof value;
+  if (::getsockopt(accepted.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &value, &size) != 0) {
+    ADD_FAILURE() << "getsockopt(TCP_NOTSENT_LOWAT): " << std::strerror(errno);
+  }
+  return value;
+}
+
+TEST(Packets, ConnectionsInheritTheListenersLimitOnUnsentBytes) {
+  explained_in("ch08-unsent");
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  rdv::files::limit_unsent(acceptor, 0);
+  EXPECT_EQ(unsent_limit_of_accepted(acceptor), 0) << "0 leaves the system's setting";
+  rdv::files::limit_unsent(acceptor, 16 * 1024);
+  EXPECT_EQ(unsent_limit_of_accepted(acceptor), 16 * 1024)
+      << "a connection accepted after limit_unsent() should keep the listener's limit";
 }
 
 // The same tree, served with sendfile (true) or the read/write loop (false).
