@@ -23,7 +23,6 @@
 #include <climits>
 #include <cstring>
 #include <memory>
-#include <system_error>
 
 namespace rdv::files {
 
@@ -299,14 +298,10 @@ response file_server::answer_with_file(web::request& request,
 void limit_unsent(tcp::acceptor& acceptor, std::uint32_t bytes) {
   if (bytes == 0) return;
 #if defined(TCP_NOTSENT_LOWAT)
-  const int value = static_cast<int>(std::min<std::uint32_t>(bytes, INT_MAX));
-  if (::setsockopt(acceptor.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &value,
-                   sizeof value) == 0) {
-    return;
-  }
-  throw std::system_error(errno, std::system_category(), "TCP_NOTSENT_LOWAT");
+  using unsent_limit = asio::detail::socket_option::integer<IPPROTO_TCP, TCP_NOTSENT_LOWAT>;
+  acceptor.set_option(unsent_limit(static_cast<int>(std::min<std::uint32_t>(bytes, INT_MAX))));
 #else
-  throw std::system_error(ENOPROTOOPT, std::system_category(), "TCP_NOTSENT_LOWAT");
+  throw boost::system::system_error(asio::error::no_protocol_option, "TCP_NOTSENT_LOWAT");
 #endif
 }
 //! [limit_unsent]

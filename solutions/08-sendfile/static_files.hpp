@@ -53,7 +53,7 @@ packing packing_for(packing pack, std::string_view congestion, std::uint64_t fil
 /// the server's own core sends most of the file instead of the core whose
 /// ACKs open the window (the book's packets experiment). 0 leaves the
 /// system's setting (net.ipv4.tcp_notsent_lowat, no limit unless changed).
-/// Throws std::system_error if the system refuses it.
+/// Throws boost::system::system_error if the system refuses it.
 void limit_unsent(boost::asio::ip::tcp::acceptor& acceptor, std::uint32_t bytes);
 
 /// How static_files() serves.

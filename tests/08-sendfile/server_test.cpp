@@ -13,7 +13,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -358,12 +357,9 @@ int unsent_limit_of_accepted(boost::asio::ip::tcp::acceptor& acceptor) {
   boost::asio::ip::tcp::socket client(acceptor.get_executor());
   client.connect(acceptor.local_endpoint());
   auto accepted = acceptor.accept();
-  int value = -1;
-  socklen_t size = sizeof value;
-  if (::getsockopt(accepted.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &value, &size) != 0) {
-    ADD_FAILURE() << "getsockopt(TCP_NOTSENT_LOWAT): " << std::strerror(errno);
-  }
-  return value;
+  boost::asio::detail::socket_option::integer<IPPROTO_TCP, TCP_NOTSENT_LOWAT> limit;
+  accepted.get_option(limit);  // throws if the system has no such option
+  return limit.value();
 }
 
 TEST(Packets, ConnectionsInheritTheListenersLimitOnUnsentBytes) {
