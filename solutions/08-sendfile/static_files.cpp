@@ -21,6 +21,7 @@
 #include <cerrno>
 #include <charconv>
 #include <climits>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 
@@ -61,30 +62,34 @@ void cork(tcp::socket& socket, bool in) {
 // client taking less than this per send timeout has stalled.
 constexpr std::uint64_t file_step = 256 * 1024;
 
-// `automatic` made definite for a response of `file_bytes` on `socket`:
+// `automatic` made definite for a response of `file_bytes` on `socket`.
 // BBR (and any congestion control whose name starts so, such as bbr2) paces
 // a connection at the bandwidth it has measured, and a head held back with
 // MSG_MORE, even for the microseconds until the file's first bytes join it,
-// makes it measure less, which costs a response long enough to be paced
-// (see the book's packets experiment). The socket is asked for each
-// response long enough to be paced, unless `congestion` names the
-// connections' congestion control: a connection takes the system's default
-// of the moment it is accepted, which may change while the server runs, and
-// the call costs less than a packet. A shorter response goes `joined`
-// whatever the answer, so it does not ask.
+// makes it measure less, which costs a response long enough to be paced; and
+// a head joined to a long file keeps a busy client's receive buffer from
+// growing (see packing_for() and the book's packets experiment). So for
+// each response long enough, the socket is asked for its congestion control
+// (unless `congestion` names the connections': a connection takes the
+// system's default of the moment it is accepted, which may change while the
+// server runs) and, unless that paces, for its segments' sizes. Each call
+// costs less than a packet. A shorter response goes `joined` whatever the
+// answers, so it does not ask.
 packing definite(packing pack, std::uint64_t file_bytes, std::string_view congestion,
                  tcp::socket& socket) {
-  if (pack != packing::automatic || !congestion.empty() || file_bytes <= unpaced_file_bytes) {
+  if (pack != packing::automatic || file_bytes <= unpaced_file_bytes) {
     return packing_for(pack, congestion, file_bytes);
   }
 #if defined(TCP_CONGESTION)
   char name[16] = {};
-  socklen_t size = sizeof name;
-  if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CONGESTION, name, &size) == 0) {
-    return packing_for(pack, std::string_view(name, ::strnlen(name, sizeof name)), file_bytes);
+  if (socklen_t size = sizeof name;
+      congestion.empty() &&
+      ::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CONGESTION, name, &size) == 0) {
+    congestion = std::string_view(name, ::strnlen(name, sizeof name));
   }
 #endif
-  return packing::joined;
+  if (packing_for(pack, congestion, file_bytes) == packing::separate) return packing::separate;
+  return packing_for(pack, congestion, file_bytes, segment_sizes_of(socket));
 }
 
 // Sends a response's head as `pack` says (the first half of send_body()).
@@ -306,11 +311,30 @@ void limit_unsent(tcp::acceptor& acceptor, std::uint32_t bytes) {
 }
 //! [limit_unsent]
 
-packing packing_for(packing pack, std::string_view congestion, std::uint64_t file_bytes) {
-  if (pack != packing::automatic) return pack;
-  const bool paced = congestion.starts_with("bbr") && file_bytes > unpaced_file_bytes;
-  return paced ? packing::separate : packing::joined;
+std::optional<segment_sizes> segment_sizes_of(tcp::socket& socket) {
+#if defined(TCP_INFO)
+  tcp_info info{};
+  socklen_t size = sizeof info;
+  if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_INFO, &info, &size) == 0 &&
+      size >= offsetof(tcp_info, tcpi_advmss) + sizeof info.tcpi_advmss) {
+    return segment_sizes{info.tcpi_snd_mss, info.tcpi_advmss};
+  }
+#endif
+  return std::nullopt;
 }
+
+//! [packing_for]
+packing packing_for(packing pack, std::string_view congestion, std::uint64_t file_bytes,
+                    std::optional<segment_sizes> segments) {
+  if (pack != packing::automatic) return pack;
+  if (file_bytes <= unpaced_file_bytes) return packing::joined;
+  const bool paced = congestion.starts_with("bbr");
+  // Held below the path's size: the client's window has never reached two
+  // segments, and its buffer needs the moment a head sent alone gives it.
+  const bool held = segments && segments->sending < segments->path;
+  return paced || held ? packing::separate : packing::joined;
+}
+//! [packing_for]
 
 web::handler static_files(const static_options& options) {
   auto server = std::make_shared<const file_server>(options);

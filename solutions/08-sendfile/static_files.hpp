@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,12 +19,13 @@ namespace rdv::files {
 
 // [packing]
 /// How a response's head and its file are handed to TCP. The default,
-/// `automatic`, is `joined` (the fewest packets) unless the connection's
-/// congestion control paces its packets, as BBR does, and the file is long
-/// enough to be paced: `separate` then. The others are there for the
-/// experiment in the book.
+/// `automatic`, is `joined` (the fewest packets), except for a file long
+/// enough to be paced when the connection's congestion control paces its
+/// packets, as BBR does, or while its client's receive buffer has not
+/// grown: `separate` then. The others are there for the experiment in the
+/// book.
 enum class packing {
-  automatic,  ///< `separate` for a long file if the congestion control paces, else `joined`
+  automatic,  ///< `separate` for a long file if paced or the window small, else `joined`
   joined,     ///< the head written with MSG_MORE: it waits to leave with the file's first bytes
   separate,   ///< the head written on its own, a small packet of its own (nginx's default)
   nagle,      ///< the head on its own, Nagle's algorithm on (what a naive server does)
@@ -38,13 +40,40 @@ enum class packing {
 /// its bandwidth estimate, and its pacing timers then cost more.
 inline constexpr std::uint64_t unpaced_file_bytes = 64 * 1024;
 
+/// How long the segments of a connection are, as its TCP_INFO says: Linux
+/// sends none longer than half the largest receive window the client has
+/// offered, so `sending` below `path` means that window is less than two
+/// full segments. Over the loopback, whose segments carry 65,483 bytes,
+/// that is a client whose receive buffer has not grown past where it
+/// started (net.ipv4.tcp_rmem's middle value, 131,072 bytes unless
+/// changed); over a network, where a window of two segments is a few KB,
+/// it does not happen.
+struct segment_sizes {
+  std::uint32_t sending = 0;  ///< the longest the connection sends now (tcpi_snd_mss)
+  std::uint32_t path = 0;     ///< the longest its path takes (tcpi_advmss)
+};
+
+/// The segment sizes of the connection `socket`, or nothing where the
+/// system does not say.
+std::optional<segment_sizes> segment_sizes_of(boost::asio::ip::tcp::socket& socket);
+
 /// `pack` made definite for a response with `file_bytes` bytes of file, on a
 /// connection whose congestion control is named `congestion` (as
-/// `/proc/sys/net/ipv4/tcp_congestion_control` names them): `automatic`
-/// becomes `separate` under one that paces (any whose name starts with
-/// `bbr`) when the file is longer than unpaced_file_bytes, and `joined`
-/// otherwise; the rest stay as they are.
-packing packing_for(packing pack, std::string_view congestion, std::uint64_t file_bytes);
+/// `/proc/sys/net/ipv4/tcp_congestion_control` names them) and whose
+/// segments are `segments` long (nothing: not known). `automatic` becomes
+/// `joined` for a file of at most unpaced_file_bytes; for a longer one,
+/// `separate` under a congestion control that paces (any whose name starts
+/// with `bbr`) or while the segments are held below the path's size, and
+/// `joined` otherwise. Since Linux 6.16 a receiver grows its buffer only
+/// after a round trip in which the application took out more than in the
+/// one before, counting off what the queue still holds, and a client whose
+/// core is busy (ab) has its queue nearly empty only in the moment between
+/// a head that arrived alone and the file behind it: a head joined to a
+/// long file keeps the buffer, the window and the segments small (the
+/// book's packets experiment, "A megabyte, and the client's window"). The
+/// rest stay as they are.
+packing packing_for(packing pack, std::string_view congestion, std::uint64_t file_bytes,
+                    std::optional<segment_sizes> segments = std::nullopt);
 
 /// Has every connection `acceptor` accepts from now on keep at most about
 /// `bytes` of what it is given queued and not yet sent (Linux's

@@ -8,6 +8,8 @@
 
 #include "rdv/test/book.hpp"
 
+#include <boost/asio/write.hpp>
+
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -15,7 +17,9 @@
 
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -338,7 +342,7 @@ TEST(Packets, TheDefaultJoinsASmallFileWhateverTheCongestionControl) {
   }
 }
 
-TEST(Packets, TheDefaultSendsTheHeadAloneBeforeALongFileOnlyWhenTheCongestionControlPaces) {
+TEST(Packets, TheDefaultSendsTheHeadAloneBeforeALongFileWhenPacedOrWhileTheClientsWindowIsSmall) {
   explained_in("ch08-packets");
   using rdv::files::packing, rdv::files::packing_for, rdv::files::unpaced_file_bytes;
   const std::uint64_t longer = unpaced_file_bytes + 1;
@@ -346,10 +350,67 @@ TEST(Packets, TheDefaultSendsTheHeadAloneBeforeALongFileOnlyWhenTheCongestionCon
   EXPECT_EQ(packing_for(packing::automatic, "bbr2", longer), packing::separate) << "bbr2 paces too";
   EXPECT_EQ(packing_for(packing::automatic, "bbr", unpaced_file_bytes), packing::joined)
       << "a file this short goes out before pacing would hold any of it";
-  EXPECT_EQ(packing_for(packing::automatic, "cubic", 1 << 30), packing::joined);
+  EXPECT_EQ(packing_for(packing::automatic, "cubic", 1 << 30), packing::joined)
+      << "the client's window not known";
   EXPECT_EQ(packing_for(packing::automatic, "reno", longer), packing::joined);
   EXPECT_EQ(packing_for(packing::nagle, "bbr", 7), packing::nagle) << "a packing asked for stays";
   EXPECT_EQ(packing_for(packing::joined, "bbr", longer), packing::joined);
+
+  const rdv::files::segment_sizes held{47'616, 65'483}, full{65'483, 65'483};
+  EXPECT_EQ(packing_for(packing::automatic, "cubic", longer, held), packing::separate)
+      << "segments held to half a small window: the client's buffer has not grown, and "
+         "the head should go alone";
+  EXPECT_EQ(packing_for(packing::automatic, "cubic", longer, full), packing::joined)
+      << "full segments: the client has offered a window of two, and the head goes with the file";
+  EXPECT_EQ(packing_for(packing::automatic, "cubic", unpaced_file_bytes, held), packing::joined)
+      << "a short file goes in the fewest packets whatever the window";
+  EXPECT_EQ(packing_for(packing::automatic, "bbr", longer, full), packing::separate)
+      << "a grown window does not stop the pacing";
+  EXPECT_EQ(packing_for(packing::joined, "cubic", longer, held), packing::joined);
+}
+
+// The segment sizes of the server's end of a connection from a client whose
+// receive buffer is `rcvbuf` bytes, after the server has sent it `bytes`
+// and the client has read them all.
+rdv::files::segment_sizes sizes_after(boost::asio::ip::tcp::acceptor& acceptor, int rcvbuf,
+                                      std::size_t bytes) {
+  namespace asio = boost::asio;
+  asio::ip::tcp::socket client(acceptor.get_executor());
+  client.open(asio::ip::tcp::v4());
+  client.set_option(asio::socket_base::receive_buffer_size(rcvbuf));
+  client.connect(acceptor.local_endpoint());
+  auto accepted = acceptor.accept();
+  std::thread reader([&client, bytes] {
+    std::vector<char> buffer(64 * 1024);
+    boost::system::error_code ec;
+    for (std::size_t got = 0; got < bytes && !ec;)
+      got += client.read_some(asio::buffer(buffer), ec);
+  });
+  const std::string sent(bytes, 'x');
+  asio::write(accepted, asio::buffer(sent));
+  reader.join();
+  const auto sizes = rdv::files::segment_sizes_of(accepted);
+  EXPECT_TRUE(sizes) << "TCP_INFO";
+  return sizes.value_or(rdv::files::segment_sizes{});
+}
+
+TEST(Packets, SegmentsStayBelowThePathsSizeUntilTheClientOffersAWindowOfTwo) {
+  explained_in("ch08-windows");
+  if (!rdv::test::segment_counts_available()) {
+    GTEST_SKIP() << "this system does not answer TCP_INFO, as under qemu-user";
+  }
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  const auto small = sizes_after(acceptor, 8 * 1024, 1 << 20);
+  if (small.path <= 32 * 1024) {
+    GTEST_SKIP() << "this loopback's segments (" << small.path
+                 << " bytes) fit in half of any window, so none is held";
+  }
+  EXPECT_LT(small.sending, small.path)
+      << "a client whose buffer cannot grow past 16 KiB offers a window under two segments";
+  const auto large = sizes_after(acceptor, 2 << 20, 8 << 20);
+  EXPECT_EQ(large.sending, large.path)
+      << "a client with a buffer of megabytes, having read 8 MiB, offers a window of many segments";
 }
 
 // TCP_NOTSENT_LOWAT of the connection `acceptor` accepts from a client.
