@@ -5,7 +5,6 @@
 #include "rdv/test/book.hpp"
 
 #include <sstream>
-#include <thread>
 
 namespace {
 
@@ -53,18 +52,14 @@ TEST(Failures, HubsRejoinTheBusByThemselvesWhenItComesBack) {
   rdv::test::client client(hubs.holder.front());
   client.send(ch10::get("/after"));
   const std::string id = hubs.backend.next().id();
-  // "Connected" is each hub's own view: the bus may take the other's
-  // subscriptions a moment later, and a reply routed before then gets 503
-  // with Retry-After, which a worker honours. Within the 5 s of the
-  // protocol (10 s here, for the slower sanitizer builds), the reply must
-  // be routed.
+  // "Connected" is each hub's own view: the bus may take the holder's
+  // subscriptions a moment later, and a reply routed before then gets 503,
+  // which a worker tries again (as in ch11's cluster tests). Within the 5 s
+  // of the protocol (10 s here, for the sanitizer builds) it must be routed.
   rdv::test::response routed;
-  for (;;) {
+  do {
     routed = ch10::post_reply(hubs.other.replies(), id, ch11::reply_saying("rejoined"));
-    if (routed.status != 503 || std::chrono::steady_clock::now() - back > 10s) break;
-    ASSERT_EQ(routed.field("Retry-After"), "1") << routed.raw;
-    std::this_thread::sleep_for(1s);  // as the 503 asks a worker to
-  }
+  } while (routed.status == 503 && std::chrono::steady_clock::now() - back < 10s);
   EXPECT_EQ(routed.status, 204)
       << "after rejoining, replies are routed again (the subscriptions are back too)\n"
       << routed.raw;
