@@ -375,10 +375,14 @@ def ab(url: str, requests: int, concurrency: int, keepalive: bool = True,
     cpu = usage.ru_utime + usage.ru_stime
     failed = int(_number(r"Failed requests:\s+(\d+)", text, "failed requests"))
     non2xx = re.search(r"Non-2xx responses:\s+(\d+)", text)
+    # What failed, as ab splits it: "Connect: 0, Receive: 0, Length: 3, Exceptions: 0".
+    kinds = re.search(r"\((Connect: \d+, Receive: \d+, Length: \d+, Exceptions: \d+)\)", text)
+    failures = ", ".join(([kinds[1]] if kinds else []) + ([f"non-2xx: {non2xx[1]}"] if non2xx else []))
     return {"requests": requests,
             "rps": _number(r"Requests per second:\s+([\d.]+)", text, "requests per second"),
             "mean_ms": _number(r"Time per request:\s+([\d.]+) \[ms\] \(mean\)", text, "time per request"),
             "failed": failed + (int(non2xx[1]) if non2xx else 0),
+            "failures": failures or "none",
             "client_cpu": cpu,
             "client_busy": cpu / elapsed if elapsed > 0 else float("nan")}
 
@@ -516,6 +520,47 @@ def expect_congestion(port: int, congestion: str) -> None:
     m = re.search(r"\b(cubic|bbr2?|reno|dctcp|vegas|westwood|htcp|bic)\b", out)
     if m and m[1] != congestion:
         raise Skip(f"its connections use {m[1]}, not {congestion}")
+
+
+def core_busy_seconds(core: str, stat: Path = Path("/proc/stat")) -> float:
+    """The seconds `core` has spent on anything but idling since boot (user,
+    nice, system, irq and softirq in /proc/stat): it catches the kernel's
+    work done on the core outside any process, which a process's own CPU
+    time does not count (a packet taken in while the core was idle)."""
+    for line in stat.read_text().splitlines():
+        fields = line.split()
+        if fields and fields[0] == f"cpu{core}":
+            user, nice, system, _idle, _iowait, irq, softirq = (int(v) for v in fields[1:8])
+            return (user + nice + system + irq + softirq) / TICKS
+    raise Skip(f"{stat} has no line for CPU {core}")
+
+
+@contextlib.contextmanager
+def steered_loopback(cores: list[str], sys_root: Path = Path("/sys"), proc_root: Path = Path("/proc")):
+    """Over the loopback, a segment is taken in on the core that sent it, so
+    each side pays for the other's receiving. Within this block the kernel's
+    receive flow steering (RFS) takes each one in on the core where the
+    socket it is for was last used, as two machines would: the receive
+    packet steering mask of `lo` set to `cores`, with a table of flows.
+    The settings are put back as they were when the block ends, however it
+    ends. Raises Skip if they cannot be written (root only)."""
+    mask = format(sum(1 << int(core) for core in cores), "x")
+    files = {sys_root / "class/net/lo/queues/rx-0/rps_cpus": mask,
+             sys_root / "class/net/lo/queues/rx-0/rps_flow_cnt": "4096",
+             proc_root / "sys/net/core/rps_sock_flow_entries": "32768"}
+    saved: dict[Path, str] = {}
+    try:
+        for path, value in files.items():
+            try:
+                saved[path] = path.read_text().strip()
+                path.write_text(value + "\n")
+            except OSError as e:
+                raise Skip(f"cannot steer the loopback ({path}: {e.strerror or e}); it needs root") from e
+        yield
+    finally:
+        for path, value in reversed(saved.items()):
+            with contextlib.suppress(OSError):
+                path.write_text(value + "\n")
 
 
 # A thread on one core (argv: core, nap in ns, how late in ns a nap must end
@@ -812,7 +857,7 @@ def run_rounds(systems: dict, loads: dict, runs: int) -> tuple[dict, dict, dict]
                     try:
                         result, _, _, cpu = server.measure(lambda: load(server.url))
                         if result["failed"]:
-                            raise Skip(f"{result['failed']} failed requests")
+                            raise Skip(f"{result['failed']} failed requests ({result['failures']})")
                         samples.setdefault((key, load_name), []).append(
                             (result["rps"], cpu * 1000 / (result["requests"] / 1000)))
                     except Skip as why:
