@@ -2,8 +2,9 @@
 compares static-server with nginx alone, and a CPU line against nginx also
 gives the floor's ratio, and those of static-server without its open-file
 cache and nginx with its own, where they ran; a requests/s line gives how
-busy ab was and its CPU. And the tables (tables()) take the rounds as
-measure() returns them."""
+busy ab was and its CPU; a system skipped part of the way counts as not
+measured, whatever rounds it left. And the tables (tables()) take the
+rounds as measure() returns them, with no ratio to a system skipped."""
 
 from __future__ import annotations
 
@@ -83,6 +84,20 @@ class Targets(unittest.TestCase):
         for line in lines:
             self.assertIn("ab busy 99% and 99% of its core, its CPU 1.930 and 1.730 s/10k", line)
 
+    def test_a_system_skipped_part_of_the_way_is_not_measured_whatever_rounds_it_left(self) -> None:
+        found = samples({"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0})
+        why = "skipped: 3 failed requests on /256k.bin (Connect: 0, Receive: 0, Length: 3, Exceptions: 0)"
+        text, held = ch08.targets(found, ["cubic"], {("readwrite", "cubic"): why})
+        self.assertFalse(held)
+        self.assertIn("✗ cubic, 256 KiB: CPU of sendfile / CPU of read/write: not measured "
+                      f"(the read/write loop was {why})", text)
+        self.assertEqual(sum("✓" in line for line in text.splitlines()), 2 * len(ch08.TARGET_SIZES),
+                         "the targets against nginx stand")
+        text, held = ch08.targets(found, ["cubic"], {("nginx-on", "cubic"): "skipped: it would not start"})
+        self.assertFalse(held)
+        self.assertIn("✗ cubic, 1 MiB: not measured (nginx-on: skipped: it would not start)", text)
+        self.assertNotIn("✓", text)
+
 
 class Tables(unittest.TestCase):
     def test_a_row_takes_a_round_as_measure_returns_it(self) -> None:
@@ -93,6 +108,14 @@ class Tables(unittest.TestCase):
         row = next(line for line in text.splitlines() if "static-server (sendfile)" in line and "1 MiB" in line)
         self.assertIn("0.900", row)  # CPU s/10k, user and system together
         self.assertTrue(row.rstrip().endswith("0.90"), row)  # against nginx
+
+    def test_no_ratio_to_a_system_skipped_part_of_the_way(self) -> None:
+        found = samples({"sendfile": 0.9, "readwrite": 2.0, "nginx-on": 1.0})
+        names = {("sendfile", "cubic"): "static-server (sendfile)", ("readwrite", "cubic"): "read/write",
+                 ("nginx-on", "cubic"): "nginx sendfile on"}
+        text, _ = ch08.tables(names, {("readwrite", "cubic"): "skipped: 3 failed requests"}, found, ["cubic"])
+        row = next(line for line in text.splitlines() if "static-server (sendfile)" in line and "1 MiB" in line)
+        self.assertEqual(row.split()[-2:], ["—", "0.90"], row)  # against read/write, against nginx
 
 
 class PacingTimers(unittest.TestCase):
