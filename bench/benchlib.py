@@ -543,12 +543,16 @@ def steered_loopback(cores: list[str], sys_root: Path = Path("/sys"), proc_root:
     socket it is for was last used, as two machines would: the receive
     packet steering mask of `lo` set to `cores`, with a table of flows.
     The settings are put back as they were when the block ends, however it
-    ends. Raises Skip if they cannot be written (root only)."""
+    ends: SIGTERM within it (a run stopped from outside) ends it as an
+    exception would. Raises Skip if they cannot be written (root only)."""
     mask = format(sum(1 << int(core) for core in cores), "x")
     files = {sys_root / "class/net/lo/queues/rx-0/rps_cpus": mask,
              sys_root / "class/net/lo/queues/rx-0/rps_flow_cnt": "4096",
              proc_root / "sys/net/core/rps_sock_flow_entries": "32768"}
     saved: dict[Path, str] = {}
+    on_term = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda number, _frame: sys.exit(128 + number))
     try:
         for path, value in files.items():
             try:
@@ -561,6 +565,8 @@ def steered_loopback(cores: list[str], sys_root: Path = Path("/sys"), proc_root:
         for path, value in reversed(saved.items()):
             with contextlib.suppress(OSError):
                 path.write_text(value + "\n")
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if on_term is None else on_term)
 
 
 # A thread on one core (argv: core, nap in ns, how late in ns a nap must end

@@ -4,6 +4,8 @@ are in force within the block and as they were after it, however it ends."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import tempfile
 import unittest
@@ -48,6 +50,15 @@ class SteeredLoopback(unittest.TestCase):
         with self.assertRaises(RuntimeError), self.steered(["0", "1"]):
             raise RuntimeError("the load failed")
         self.assertEqual(self.values(), {name: value for name, (_, value) in SETTINGS.items()})
+
+    def test_sigterm_within_the_block_ends_it_and_puts_the_settings_back(self) -> None:
+        before = signal.getsignal(signal.SIGTERM)
+        with self.assertRaises(SystemExit) as stopped, self.steered(["0", "1"]):
+            os.kill(os.getpid(), signal.SIGTERM)
+            self.fail("the block went on after SIGTERM")
+        self.assertEqual(stopped.exception.code, 128 + signal.SIGTERM)
+        self.assertEqual(self.values(), {name: value for name, (_, value) in SETTINGS.items()})
+        self.assertEqual(signal.getsignal(signal.SIGTERM), before)
 
     def test_a_setting_that_cannot_be_written_skips_and_leaves_the_others_as_they_were(self) -> None:
         (self.roots["proc"] / "sys/net/core/rps_sock_flow_entries").unlink()  # no such setting
