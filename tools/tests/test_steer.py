@@ -18,6 +18,7 @@ import benchlib as b  # noqa: E402  (after the path is set)
 SETTINGS = {"class/net/lo/queues/rx-0/rps_cpus": ("sys", "00000000"),
             "class/net/lo/queues/rx-0/rps_flow_cnt": ("sys", "0"),
             "sys/net/core/rps_sock_flow_entries": ("proc", "0")}
+BEFORE = {name: value for name, (_, value) in SETTINGS.items()}
 
 
 class SteeredLoopback(unittest.TestCase):
@@ -29,8 +30,9 @@ class SteeredLoopback(unittest.TestCase):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(value + "\n")
 
-    def values(self) -> dict[str, str]:
-        return {name: (self.roots[root] / name).read_text().strip() for name, (root, _) in SETTINGS.items()}
+    def values(self, leaving_out: str = "") -> dict[str, str]:
+        return {name: (self.roots[root] / name).read_text().strip()
+                for name, (root, _) in SETTINGS.items() if name != leaving_out}
 
     def steered(self, cores: list[str]):
         return b.steered_loopback(cores, sys_root=self.roots["sys"], proc_root=self.roots["proc"])
@@ -40,7 +42,7 @@ class SteeredLoopback(unittest.TestCase):
             self.assertEqual(self.values(), {"class/net/lo/queues/rx-0/rps_cpus": "3",
                                              "class/net/lo/queues/rx-0/rps_flow_cnt": "4096",
                                              "sys/net/core/rps_sock_flow_entries": "32768"})
-        self.assertEqual(self.values(), {name: value for name, (_, value) in SETTINGS.items()})
+        self.assertEqual(self.values(), BEFORE)
 
     def test_the_mask_names_each_core_by_its_bit(self) -> None:
         with self.steered(["2", "5"]):
@@ -49,7 +51,7 @@ class SteeredLoopback(unittest.TestCase):
     def test_a_failure_within_the_block_still_puts_the_settings_back(self) -> None:
         with self.assertRaises(RuntimeError), self.steered(["0", "1"]):
             raise RuntimeError("the load failed")
-        self.assertEqual(self.values(), {name: value for name, (_, value) in SETTINGS.items()})
+        self.assertEqual(self.values(), BEFORE)
 
     def test_sigterm_within_the_block_ends_it_and_puts_the_settings_back(self) -> None:
         before = signal.getsignal(signal.SIGTERM)
@@ -57,20 +59,15 @@ class SteeredLoopback(unittest.TestCase):
             os.kill(os.getpid(), signal.SIGTERM)
             self.fail("the block went on after SIGTERM")
         self.assertEqual(stopped.exception.code, 128 + signal.SIGTERM)
-        self.assertEqual(self.values(), {name: value for name, (_, value) in SETTINGS.items()})
+        self.assertEqual(self.values(), BEFORE)
         self.assertEqual(signal.getsignal(signal.SIGTERM), before)
 
     def test_a_setting_that_cannot_be_written_skips_and_leaves_the_others_as_they_were(self) -> None:
-        (self.roots["proc"] / "sys/net/core/rps_sock_flow_entries").unlink()  # no such setting
+        missing = "sys/net/core/rps_sock_flow_entries"
+        (self.roots["proc"] / missing).unlink()  # a kernel without the setting
         with self.assertRaises(b.Skip), self.steered(["0", "1"]):
             self.fail("the block ran without steering")
-        values = self.values_without("sys/net/core/rps_sock_flow_entries")
-        self.assertEqual(values, {"class/net/lo/queues/rx-0/rps_cpus": "00000000",
-                                  "class/net/lo/queues/rx-0/rps_flow_cnt": "0"})
-
-    def values_without(self, missing: str) -> dict[str, str]:
-        return {name: (self.roots[root] / name).read_text().strip()
-                for name, (root, _) in SETTINGS.items() if name != missing}
+        self.assertEqual(self.values(leaving_out=missing), {k: v for k, v in BEFORE.items() if k != missing})
 
 
 class CoreBusySeconds(unittest.TestCase):
