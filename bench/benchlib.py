@@ -372,6 +372,8 @@ def ab(url: str, requests: int, concurrency: int, keepalive: bool = True,
             raise subprocess.TimeoutExpired(argv, 600)
         out.seek(0)
         text = out.read()
+    if (why := ab_gave_up(process.returncode, text)) is not None:
+        raise Skip(f"ab gave up after {elapsed:.0f} s: {why}")
     cpu = usage.ru_utime + usage.ru_stime
     failed = int(_number(r"Failed requests:\s+(\d+)", text, "failed requests"))
     non2xx = re.search(r"Non-2xx responses:\s+(\d+)", text)
@@ -385,6 +387,19 @@ def ab(url: str, requests: int, concurrency: int, keepalive: bool = True,
             "failures": failures or "none",
             "client_cpu": cpu,
             "client_busy": cpu / elapsed if elapsed > 0 else float("nan")}
+
+
+def ab_gave_up(status: int, text: str) -> str | None:
+    """Why ab stopped before its summary, from its exit status and output, or
+    None if it finished. It gives up on the whole run when one response
+    takes longer than its timeout (30 s), as when a connection's SYN is
+    dropped time after time: "apr_pollset_poll: The timeout specified has
+    expired (70007)"."""
+    if status == 0 or "Failed requests:" in text:
+        return None
+    error = re.search(r"(apr_\w+: [^\n]*)", text)
+    lines = text.strip().splitlines()
+    return error[1] if error else (lines[-1] if lines else f"exit status {status}, no output")
 
 
 def wrk(url: str, threads: int, connections: int, seconds: int, timeout: int | None = None,
