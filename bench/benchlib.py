@@ -560,7 +560,7 @@ def steered_loopback(cores: list[str], sys_root: Path = Path("/sys"), proc_root:
     The settings are put back as they were when the block ends, however it
     ends: SIGTERM within it (a run stopped from outside) ends it as an
     exception would. Raises Skip if they cannot be written (root only)."""
-    mask = format(sum(1 << int(core) for core in cores), "x")
+    mask = format(sum(1 << core for core in {int(core) for core in cores}), "x")  # a core named twice: once
     files = {sys_root / "class/net/lo/queues/rx-0/rps_cpus": mask,
              sys_root / "class/net/lo/queues/rx-0/rps_flow_cnt": "4096",
              proc_root / "sys/net/core/rps_sock_flow_entries": "32768"}

@@ -47,6 +47,8 @@ class SteeredLoopback(unittest.TestCase):
     def test_the_mask_names_each_core_by_its_bit(self) -> None:
         with self.steered(["2", "5"]):
             self.assertEqual(self.values()["class/net/lo/queues/rx-0/rps_cpus"], "24")
+        with self.steered(["0", "0"]):  # one core for server and load
+            self.assertEqual(self.values()["class/net/lo/queues/rx-0/rps_cpus"], "1")
 
     def test_a_failure_within_the_block_still_puts_the_settings_back(self) -> None:
         with self.assertRaises(RuntimeError), self.steered(["0", "1"]):
