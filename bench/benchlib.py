@@ -384,7 +384,7 @@ def ab(url: str, requests: int, concurrency: int, keepalive: bool = True,
             "rps": _number(r"Requests per second:\s+([\d.]+)", text, "requests per second"),
             "mean_ms": _number(r"Time per request:\s+([\d.]+) \[ms\] \(mean\)", text, "time per request"),
             "failed": failed + (int(non2xx[1]) if non2xx else 0),
-            "failures": failures or "none",
+            "failures": failures,  # what the failed ones were, for a message (as wrk's)
             "client_cpu": cpu,
             "client_busy": cpu / elapsed if elapsed > 0 else float("nan")}
 
