@@ -51,11 +51,26 @@ def need(*tools: str) -> None:
         raise Skip(f"not installed: {', '.join(missing)}")
 
 
+_PORTS_GIVEN: set[int] = set()
+
+
 def free_port() -> int:
-    """A port that was free a moment ago (benchmarks only; tests use port 0)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port that was free a moment ago and that no earlier call returned
+    (benchmarks only; tests use port 0). The kernel may pick the same free
+    port twice in a row, and two listeners of one run given one port would
+    share it without a word if both set SO_REUSEPORT, as the hubs do."""
+    probes: list[socket.socket] = []
+    try:
+        while True:  # each probe stays bound until the end, so the next one gets another port
+            probes.append(socket.socket())
+            probes[-1].bind(("127.0.0.1", 0))
+            port = probes[-1].getsockname()[1]
+            if port not in _PORTS_GIVEN:
+                _PORTS_GIVEN.add(port)
+                return port
+    finally:
+        for probe in probes:
+            probe.close()
 
 
 def pinned(core: str, argv: list[str]) -> list[str]:

@@ -5,6 +5,7 @@
 #include "rdv/server.hpp"
 
 #include <iostream>
+#include <stdexcept>
 
 namespace rdv::hub {
 
@@ -31,11 +32,31 @@ void add_hub_flags(cli::flags& flags, hub_settings& into) {
               "if set, replies need \"Authorization: Bearer TOKEN\"", "TOKEN");
 }
 
+namespace {
+
+// Whether listeners at `a` and `b` would take each other's connections: the
+// same port, and the same address or one of them any address.
+bool overlap(const tcp::endpoint& a, const tcp::endpoint& b) {
+  return a.port() == b.port() && (a.address() == b.address() || a.address().is_unspecified() ||
+                                  b.address().is_unspecified());
+}
+
+}  // namespace
+
 hub_ports open_hub_ports(boost::asio::io_context& io, const hub_settings& settings,
                          bool reuse_port) {
   const int backlog = boost::asio::socket_base::max_listen_connections;
-  auto front = listen(io, settings.listen, "front", backlog, reuse_port);
-  auto replies = listen(io, settings.reply_listen, "reply", backlog, reuse_port);
+  auto front = open_listener(io, settings.listen, "front", backlog, reuse_port);
+  auto replies = open_listener(io, settings.reply_listen, "reply", backlog, reuse_port);
+  // With SO_REUSEPORT both binds succeed, and the kernel would share the
+  // port between the two: clients answered by the reply port's 404, and
+  // replies forwarded to the worker as requests.
+  if (overlap(front.local_endpoint(), replies.local_endpoint())) {
+    throw std::runtime_error("--listen and --reply-listen name the same port (" +
+                             url_of(front.local_endpoint()) + "): give each its own");
+  }
+  announce("front", front);
+  announce("reply", replies);
   return {std::move(front), std::move(replies)};
 }
 

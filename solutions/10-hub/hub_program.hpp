@@ -44,7 +44,8 @@ struct hub_ports {
 };
 
 /// Opens the ports that `settings` name, each printing its `listening`
-/// line; with `reuse_port`, other hubs may share them.
+/// line; with `reuse_port`, other hubs may share them. Throws, before it
+/// prints anything, if the two would share one port with each other.
 hub_ports open_hub_ports(boost::asio::io_context& io, const hub_settings& settings,
                          bool reuse_port = false);
 

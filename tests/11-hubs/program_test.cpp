@@ -7,6 +7,10 @@
 
 #include "rdv/test/book.hpp"
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <set>
 
 namespace {
@@ -82,6 +86,36 @@ TEST(Program, HubsWithReusePortShareThePortsAndRouteWhatLandsOnTheWrongOne) {
   const auto routed = ch11::bus_stats(first).at("routed_out").as_int64() +
                       ch11::bus_stats(second).at("routed_out").as_int64();
   EXPECT_GT(routed, 0) << "some replies should have landed on the other sibling and been routed";
+}
+
+TEST(Program, RefusesOnePortForClientsAndReplies) {
+  explained_in("ch11-reuse");
+  // A port bound here with SO_REUSEPORT, so that the hub's binds succeed as
+  // they would on a port that another hub holds, and nothing can take it
+  // between this test choosing it and the hub binding it.
+  const int held = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(held, 0);
+  const int on = 1;
+  ASSERT_EQ(::setsockopt(held, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on), 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  ASSERT_EQ(::bind(held, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::getsockname(held, reinterpret_cast<sockaddr*>(&address), &size), 0);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+  for (const char* front : {"127.0.0.1:", "0.0.0.0:"}) {
+    const auto run = rdv::test::run_to_end(
+        rdv::test::built_program("hub"),
+        {"--reuse-port", "--listen", front + port, "--reply-listen", "127.0.0.1:" + port}, {},
+        std::chrono::seconds(10));
+    EXPECT_EQ(run.status, 1) << front << port << '\n' << run.out << run.err;
+    EXPECT_NE(run.err.find("same port"), std::string::npos) << run.err;
+    EXPECT_EQ(run.out.find("listening"), std::string::npos)
+        << "nothing may wait for a hub that is about to stop:\n"
+        << run.out;
+  }
+  ::close(held);
 }
 
 }  // namespace

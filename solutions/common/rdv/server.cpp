@@ -63,8 +63,12 @@ asio::ip::tcp::acceptor open_listener(asio::io_context& context, const cli::host
 asio::ip::tcp::acceptor listen(asio::io_context& context, const cli::host_port& where,
                                std::string_view role, int backlog, bool reuse_port) {
   tcp::acceptor acceptor = open_listener(context, where, role, backlog, reuse_port);
-  std::cout << "listening " << role << ' ' << url_of(acceptor.local_endpoint()) << std::endl;
+  announce(role, acceptor);
   return acceptor;
+}
+
+void announce(std::string_view role, const tcp::acceptor& acceptor) {
+  std::cout << "listening " << role << ' ' << url_of(acceptor.local_endpoint()) << std::endl;
 }
 
 std::string url_of(const tcp::endpoint& endpoint) {

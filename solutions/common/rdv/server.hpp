@@ -32,6 +32,10 @@ boost::asio::ip::tcp::acceptor
 listen(boost::asio::io_context& context, const cli::host_port& where, std::string_view role,
        int backlog = boost::asio::socket_base::max_listen_connections, bool reuse_port = false);
 
+/// Prints `listening <role> http://HOST:PORT` for `acceptor` on standard
+/// output, flushed: what listen() says once it listens.
+void announce(std::string_view role, const boost::asio::ip::tcp::acceptor& acceptor);
+
 /// The `http://HOST:PORT` address of a listening endpoint.
 std::string url_of(const boost::asio::ip::tcp::endpoint& endpoint);
 
