@@ -7,9 +7,8 @@
 
 #include "rdv/test/book.hpp"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 
 #include <set>
 
@@ -93,17 +92,11 @@ TEST(Program, RefusesOnePortForClientsAndReplies) {
   // A port bound here with SO_REUSEPORT, so that the hub's binds succeed as
   // they would on a port that another hub holds, and nothing can take it
   // between this test choosing it and the hub binding it.
-  const int held = ::socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(held, 0);
-  const int on = 1;
-  ASSERT_EQ(::setsockopt(held, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on), 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t size = sizeof address;
-  ASSERT_EQ(::bind(held, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::getsockname(held, reinterpret_cast<sockaddr*>(&address), &size), 0);
-  const std::string port = std::to_string(ntohs(address.sin_port));
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor held(io, boost::asio::ip::tcp::v4());
+  held.set_option(boost::asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>(true));
+  held.bind({boost::asio::ip::make_address("127.0.0.1"), 0});
+  const std::string port = std::to_string(held.local_endpoint().port());
   for (const char* front : {"127.0.0.1:", "0.0.0.0:"}) {
     const auto run = rdv::test::run_to_end(
         rdv::test::built_program("hub"),
@@ -115,7 +108,6 @@ TEST(Program, RefusesOnePortForClientsAndReplies) {
         << "nothing may wait for a hub that is about to stop:\n"
         << run.out;
   }
-  ::close(held);
 }
 
 }  // namespace
