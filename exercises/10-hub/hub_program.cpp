@@ -47,14 +47,15 @@ hub_ports open_hub_ports(boost::asio::io_context& io, const hub_settings& settin
                          bool reuse_port) {
   const int backlog = boost::asio::socket_base::max_listen_connections;
   auto front = open_listener(io, settings.listen, "front", backlog, reuse_port);
-  auto replies = open_listener(io, settings.reply_listen, "reply", backlog, reuse_port);
-  // With SO_REUSEPORT both binds succeed, and the kernel would share the
-  // port between the two: clients answered by the reply port's 404, and
-  // replies forwarded to the worker as requests.
-  if (overlap(front.local_endpoint(), replies.local_endpoint())) {
+  // With SO_REUSEPORT both binds would succeed, and the kernel would share
+  // the port between the two: clients answered by the reply port's 404, and
+  // replies forwarded to the worker as requests. Without it, the second bind
+  // would fail as if another program held the port.
+  if (overlap(front.local_endpoint(), listen_endpoint(io, settings.reply_listen))) {
     throw std::runtime_error("--listen and --reply-listen name the same port (" +
                              url_of(front.local_endpoint()) + "): give each its own");
   }
+  auto replies = open_listener(io, settings.reply_listen, "reply", backlog, reuse_port);
   announce("front", front);
   announce("reply", replies);
   return {std::move(front), std::move(replies)};

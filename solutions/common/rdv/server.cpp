@@ -43,12 +43,17 @@ std::string cannot_listen(const cli::host_port& where, std::string_view role,
 
 }  // namespace
 
+tcp::endpoint listen_endpoint(asio::io_context& context, const cli::host_port& where) {
+  tcp::resolver resolver(context);
+  return *resolver
+              .resolve(where.host, std::to_string(where.port),
+                       tcp::resolver::passive | tcp::resolver::numeric_service)
+              .begin();
+}
+
 asio::ip::tcp::acceptor open_listener(asio::io_context& context, const cli::host_port& where,
                                       std::string_view role, int backlog, bool reuse_port) {
-  tcp::resolver resolver(context);
-  const auto results = resolver.resolve(where.host, std::to_string(where.port),
-                                        tcp::resolver::passive | tcp::resolver::numeric_service);
-  const tcp::endpoint endpoint = *results.begin();
+  const tcp::endpoint endpoint = listen_endpoint(context, where);
   tcp::acceptor acceptor(context, endpoint.protocol());
   acceptor.set_option(tcp::acceptor::reuse_address(true));  // restart without TIME_WAIT trouble
   if (reuse_port) {

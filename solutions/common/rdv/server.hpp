@@ -14,6 +14,11 @@
 
 namespace rdv {
 
+/// The endpoint that open_listener() binds for `where` (its port 0 if
+/// `where` asks for any free port). Throws if the host does not resolve.
+boost::asio::ip::tcp::endpoint listen_endpoint(boost::asio::io_context& context,
+                                               const cli::host_port& where);
+
 /// Opens a TCP listener on `where` (port 0 picks a free port) with the given
 /// listen(2) backlog, and says nothing. Throws std::runtime_error saying why,
 /// for `role`, and what to do, if it cannot listen (the port is taken, say).
