@@ -89,9 +89,9 @@ TEST(Program, HubsWithReusePortShareThePortsAndRouteWhatLandsOnTheWrongOne) {
 
 TEST(Program, RefusesOnePortForClientsAndReplies) {
   explained_in("ch11-reuse");
-  // A port bound here with SO_REUSEPORT, so that the hub's binds succeed as
-  // they would on a port that another hub holds, and nothing can take it
-  // between this test choosing it and the hub binding it.
+  // A port bound here with SO_REUSEPORT: the hub's front binds it beside
+  // this socket, as beside another hub's, and nothing can take it between
+  // this test choosing it and the hub binding it.
   boost::asio::io_context io;
   boost::asio::ip::tcp::acceptor held(io, boost::asio::ip::tcp::v4());
   held.set_option(boost::asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>(true));
