@@ -24,6 +24,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -264,34 +265,95 @@ TEST(Pool, OpensNoMoreLinesThanAllowedAndGivesTheLeastBusyTheRest) {
   for (const auto& r : p.results) EXPECT_EQ(r.status, 202) << r.error.message();
 }
 
-TEST(Pool, RequestsABrokenConnectionLeftUnansweredAreSentOnceMore) {
-  explained_in("ch10-pool");
+// Three requests pipelined on one connection, which the backend closes
+// after writing `first_answer`; what then comes on the second connection
+// (two requests, the first alone, each answered 202).
+struct retried {
   std::string on_first, probe, rest;
+  pooled p;
+};
+retried broken_after(std::string_view first_answer) {
+  retried out;
   scripted_backend backend([&](scripted_backend& b) {
     {
       tcp::socket s = b.accept();
-      on_first = b.read_requests(s, 3);
-      asio::write(s, asio::buffer(accepted));  // answers /a only, and closes
+      out.on_first = b.read_requests(s, 3);
+      asio::write(s, asio::buffer(first_answer));  // and closes
     }
     tcp::socket s = b.accept();
-    probe = b.read_requests(s, 1);
+    out.probe = b.read_requests(s, 1);
     asio::write(s, asio::buffer(accepted));
-    rest = b.read_requests(s, 1);
+    out.rest = b.read_requests(s, 1);
+    asio::write(s, asio::buffer(accepted));
+  });
+  out.p = exchange_together(backend.endpoint(), {"/a", "/b", "/c"});
+  backend.join();
+  if (!backend.failure().empty()) throw std::runtime_error("the backend: " + backend.failure());
+  return out;
+}
+
+TEST(Pool, RequestsABrokenConnectionLeftUnansweredAreSentOnceMore) {
+  explained_in("ch10-pool");
+  const retried r = broken_after(accepted);  // answers /a only
+  EXPECT_EQ(r.on_first, get("/a") + get("/b") + get("/c"))
+      << "the three requests pipelined on the first connection";
+  EXPECT_EQ(r.probe, get("/b"))
+      << "the requests the closed connection left unanswered go once more, on a new one; the "
+         "first of them alone until it is answered (RFC 9112, section 9.3.2)";
+  EXPECT_EQ(r.rest, get("/c"));
+  for (const auto& result : r.p.results) {
+    EXPECT_FALSE(result.error) << result.error.message();
+    EXPECT_EQ(result.status, 202);
+  }
+}
+
+TEST(Pool, AnAnswerCutShortFailsItsRequestAloneAndTheRestGoOnceMore) {
+  explained_in("ch10-pool");
+  const retried r = broken_after(accepted.substr(0, 16));  // /a's answer begins, and stops
+  EXPECT_TRUE(r.p.results[0].error)
+      << "the server began to answer /a and closed: /a failed, whatever the server did with it";
+  EXPECT_EQ(r.probe, get("/b")) << "the requests behind it were never answered: they go once more";
+  EXPECT_EQ(r.rest, get("/c"));
+  EXPECT_EQ(r.p.results[1].status, 202) << r.p.results[1].error.message();
+  EXPECT_EQ(r.p.results[2].status, 202) << r.p.results[2].error.message();
+}
+
+TEST(Pool, ARequestGoesOnceMoreAtMost) {
+  explained_in("ch10-pool");
+  std::string on_third;
+  scripted_backend backend([&](scripted_backend& b) {
+    {
+      tcp::socket s = b.accept();
+      b.read_requests(s, 3);
+      asio::write(s, asio::buffer(accepted));  // answers /a only, and closes
+    }
+    {
+      tcp::socket s = b.accept();
+      b.read_requests(s, 1);  // /b once more, alone
+      asio::write(s, asio::buffer(accepted));
+      b.read_requests(s, 1);  // /c once more, and closes without an answer
+    }
+    // Only the test's own connection should come now; whatever comes first
+    // is answered, so that a pool that sends /c a third time gets its 202
+    // at once instead of waiting for its deadline.
+    tcp::socket s = b.accept();
+    on_third = b.read_requests(s, 1);
     asio::write(s, asio::buffer(accepted));
   });
   const pooled p = exchange_together(backend.endpoint(), {"/a", "/b", "/c"});
+  asio::io_context io;
+  tcp::socket own(io);
+  own.connect(backend.endpoint());
+  asio::write(own, asio::buffer(get("/done")));
   backend.join();
   ASSERT_EQ(backend.failure(), "");
-  EXPECT_EQ(on_first, get("/a") + get("/b") + get("/c"))
-      << "the three requests pipelined on the first connection";
-  EXPECT_EQ(probe, get("/b"))
-      << "the requests the closed connection left unanswered go once more, on a new one; the "
-         "first of them alone until it is answered (RFC 9112, section 9.3.2)";
-  EXPECT_EQ(rest, get("/c"));
-  for (const auto& r : p.results) {
-    EXPECT_FALSE(r.error) << r.error.message();
-    EXPECT_EQ(r.status, 202);
-  }
+  EXPECT_EQ(p.results[0].status, 202);
+  EXPECT_EQ(p.results[1].status, 202);
+  EXPECT_TRUE(p.results[2].error)
+      << "/c went once more, and its second connection broke before an answer too: that is an "
+         "error, not a third try (got status "
+      << p.results[2].status << ")";
+  EXPECT_EQ(on_third, get("/done")) << "a request went a third time";
 }
 
 TEST(Pool, TheFirstRequestOnANewConnectionIsNotSentTwice) {
