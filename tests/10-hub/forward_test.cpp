@@ -7,6 +7,8 @@
 #include "rdv/test/book.hpp"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -51,6 +53,39 @@ TEST(Forward, CarriesTheRequestWithTheHubsFieldsInsteadOfHopByHopOnes) {
       << "X-Hub-Deadline-Ms: the milliseconds left of the 30 s the client asked for\n"
       << seen;
   EXPECT_EQ(f.field("Forwarded"), "for=127.0.0.1") << seen;
+}
+
+TEST(Forward, FramesABodyExactlyWhenTheClientFramedOne) {
+  explained_in("ch10-forward");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000"});
+  const struct {
+    const char* request;
+    const char* length;  // the forward's Content-Length, or null for none
+  } cases[] = {
+      {"GET /none HTTP/1.1\r\nHost: x\r\n\r\n", nullptr},
+      {"POST /empty HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", "0"},
+      {"POST /no-chunks HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "0"},
+      {"PUT /three HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", "3"},
+  };
+  std::vector<std::unique_ptr<rdv::test::client>> held;  // each held until the test ends
+  for (const auto& c : cases) {
+    held.push_back(std::make_unique<rdv::test::client>(hub.front()));
+    held.back()->send(c.request);
+    const ch10::forwarded f = backend.next();
+    const std::string seen = std::string("the client sent:\n") + c.request +
+                             "\nthe backend got:\n" + f.head() + "hub output:\n" + hub.output();
+    if (c.length == nullptr) {
+      EXPECT_EQ(f.count("Content-Length"), 0u)
+          << "a request without a body is forwarded without one: no Content-Length\n"
+          << seen;
+    } else {
+      EXPECT_EQ(f.field("Content-Length"), c.length)
+          << "a body the client framed, empty or not, goes with its length\n"
+          << seen;
+    }
+    EXPECT_EQ(f.count("Transfer-Encoding"), 0u) << seen;
+  }
 }
 
 TEST(Forward, GivesAnHttp10RequestWithoutHostAHostField) {

@@ -191,6 +191,44 @@ TEST(Hold, AClientThatClosesItsConnectionIsGone) {
   EXPECT_EQ(stats.pending, 0u);
 }
 
+TEST(Hold, ClientsHeldInAnyOrderOfTheirSocketNumbersAreHeardLeaving) {
+  explained_in("ch10-disconnect");
+  rdv::hub::hub_stats stats;
+  std::vector<std::optional<hold_end>> ends(3);
+  std::vector<int> numbers;
+  const std::string crash = run([&] {
+    auto& io = proc::current_io_context();
+    std::vector<connection> c;
+    for (int i = 0; i < 3; ++i) {
+      c.push_back(connect(io));
+      numbers.push_back(c.back().server.native_handle());
+    }
+    // Held in the order middle, lowest, highest number: whatever the watch
+    // keeps by number must keep the middle one's through the other two.
+    for (const std::size_t i : {1u, 0u, 2u}) {
+      proc::monitor(proc::spawn([&, i] {
+        const auto held_as = *rdv::hub::request_id::parse(std::string(32, "abc"[i]));
+        rdv::hub::hold held(held_as, c[i].server, stats);
+        ends[i] = held.wait(std::chrono::steady_clock::now() + 10s);
+      }));
+      proc::yield();
+    }
+    for (const std::size_t i : {1u, 0u, 2u}) {
+      c[i].client.close();
+      proc::receive<proc::down>();
+    }
+  });
+  EXPECT_EQ(crash, "");  // and what became of each hold:
+  ASSERT_TRUE(numbers[0] < numbers[1] && numbers[1] < numbers[2]);
+  for (std::size_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(ends[i].has_value());
+    EXPECT_EQ(name(*ends[i]), "client_gone")
+        << "the client of socket " << numbers[i] << " left (held second-lowest, lowest, highest; "
+        << "this one " << i << " in that order of numbers)";
+  }
+  EXPECT_EQ(stats.pending, 0u);
+}
+
 TEST(Hold, AClientSendingItsNextRequestHasNotLeft) {
   explained_in("ch10-hold");
   rdv::hub::hub_stats stats;
