@@ -272,6 +272,30 @@ proc::pid hold_twice(tcp::socket& server, rdv::hub::hub_stats& stats, std::vecto
   return p;
 }
 
+TEST(Hold, AConnectionHeldByOneProcessAndThenAnotherIsWatchedForTheSecond) {
+  explained_in("ch10-disconnect");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> first_end, second_end;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    rdv::web::response answer;
+    hold_client(server, stats, first_end, answer);
+    EXPECT_TRUE(taken(text("answer")));
+    proc::receive<proc::down>();  // the first process has ended; the socket is still open
+    hold_client(server, stats, second_end, answer);
+    client.close();
+    proc::receive<proc::down>();
+  });
+  EXPECT_EQ(crash, "");
+  ASSERT_TRUE(first_end.has_value());
+  EXPECT_EQ(name(*first_end), "replied");
+  ASSERT_TRUE(second_end.has_value())
+      << "the second process's hold did not end: did watching a socket the watch already had, "
+         "for another process, fail?";
+  EXPECT_EQ(name(*second_end), "client_gone");
+  EXPECT_EQ(stats.pending, 0u);
+}
+
 TEST(Hold, AClientThatLeavesBetweenTwoHoldsIsGoneAtTheSecond) {
   explained_in("ch10-disconnect");
   rdv::hub::hub_stats stats;
