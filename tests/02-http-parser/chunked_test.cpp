@@ -88,6 +88,20 @@ TEST(ChunkedBody, DecodesAsTheBytesTrickleIn) {
   EXPECT_EQ(decoder.decoded(), 3u);
 }
 
+TEST(ChunkedBody, AFinishedBodyStaysFinished) {
+  explained_in("ch02-chunked");
+  body_decoder decoder;
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  const std::string_view body = "3\r\nabc\r\n0\r\n\r\n";
+  ASSERT_EQ(decode_byte_by_byte(body, decoder), "abc (done, rest \"\")");
+  const body_decoder::result again = decoder.decode("GET / HTTP/1.1\r\n");
+  EXPECT_EQ(again.what, body_decoder::status::done)
+      << "after the last chunk and the trailers, the body is done: what follows is the next "
+         "message's";
+  EXPECT_EQ(again.used, 0u);
+  EXPECT_TRUE(decoder.finish_at_close()) << "the body was complete when the connection closed";
+}
+
 TEST(ChunkedBody, KeepsTrailerFieldsAsViews) {
   explained_in("ch02-chunked");
   body_decoder decoder;

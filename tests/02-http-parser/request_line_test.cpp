@@ -48,6 +48,7 @@ TEST(RequestLine, NamesWhatIsWrongWithAMalformedLine) {
       {" / HTTP/1.1", parse_error::bad_request_line},
       {"GET\"/ HTTP/1.1", parse_error::bad_method},
       {"GET  / HTTP/1.1", parse_error::bad_target},
+      {"GET  HTTP/1.1", parse_error::bad_target},  // no target: the version is not one
       {"GET /a b HTTP/1.1", parse_error::bad_target},
       {"GET / HTTP/1.1 ", parse_error::bad_target},
       {"GET / HTTP/1.", parse_error::bad_version},
