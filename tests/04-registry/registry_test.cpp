@@ -151,6 +151,8 @@ TEST_F(Names, ANameIsReleasedWhenItsProcessEnds) {
     receive<down>();
     EXPECT_FALSE(whereis("worker")) << "the name should go with its process";
     EXPECT_EQ(scheduler::current().use<registry>().size(), 0u);
+    EXPECT_FALSE(scheduler::current().use<registry>().name_of(worker))
+        << "the ended process should have no name either: both maps forget it";
   });
 }
 

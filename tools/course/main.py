@@ -14,7 +14,8 @@ import threading
 import time
 from pathlib import Path
 
-from . import book, book_check, book_text, build, chapters, doctor, gtest, machine, packages, regions, ui, verify
+from . import (book, book_check, book_text, build, chapters, doctor, gtest, machine, mutants, packages, regions,
+               ui, verify)
 from .chapters import ROOT
 
 DESCRIPTION = """\
@@ -552,6 +553,30 @@ def cmd_book(args: argparse.Namespace) -> int:
     return _run_program([str(server), "--root", str(book.html_dir()), "--listen", args.listen])
 
 
+def _verify_mutants(selected: list[chapters.Chapter], kinds: tuple[str, ...], started: float) -> int:
+    """./course verify --mutants: the report of mutants.py, chapter by chapter."""
+    unknown = sorted(set(kinds) - set(mutants.KINDS))
+    if unknown:
+        ui.say(ui.red(f"--mutants: no kind {', '.join(unknown)} (there are {', '.join(mutants.KINDS)})"))
+        return 2
+    scratch = verify.Teeth("mutants", werror=False)
+    scratch.prepare(selected)
+    survivors: list[str] = []
+    for chapter in selected:
+        ui.say(ui.bold(f"\nMutants of chapter {chapter.number}: the exercises' code changed one line at a time"))
+        survivors += mutants.check(scratch, chapter, kinds)
+    minutes = (time.monotonic() - started) / 60
+    ui.say()
+    if survivors:
+        ui.say(ui.bold(f"{len(survivors)} mutant(s) passed every test ({minutes:.1f} min). For each, "
+                         "either a test is missing or the change makes no difference; read it:"))
+        for survivor in survivors:
+            ui.say(f"  - {survivor}")
+    else:
+        ui.say(ui.green(f"every mutant was caught ({minutes:.1f} min)."))
+    return 0
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     """The instructor's check of the whole course."""
     started = time.monotonic()
@@ -566,6 +591,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1 if problems else 0
     packages.ensure(packages.BUILD + packages.BOOK + packages.VERIFY)
     selected = [_coded(args.chapter)] if args.chapter else chapters.coded_chapters()
+    if args.mutants:
+        return _verify_mutants(selected, tuple(args.mutants.split(",")), started)
     if "tests" not in args.skip:
         ui.say(ui.bold("\nThe solutions pass their tests"))
         status = cmd_test(argparse.Namespace(chapter=args.chapter, preset="dev", junit=None, soak=False,
@@ -700,6 +727,10 @@ def parser() -> argparse.ArgumentParser:
     p = command("verify", cmd_verify, "the instructor's check: teeth, drift, book snippets")
     p.add_argument("chapter", nargs="?", help="only this chapter's tests and teeth")
     p.add_argument("--quick", action="store_true", help="only the checks that need no build (seconds)")
+    p.add_argument("--mutants", nargs="?", const=",".join(mutants.KINDS), metavar="KINDS",
+                   help="instead of the full check, report the one-line changes to the exercises' code "
+                        "that no test catches (hours for every chapter; KINDS: "
+                        f"{','.join(mutants.KINDS)}, all by default)")
     p.add_argument("--skip", action="append", default=[], choices=["book", "tests"],
                    help="skip a part (CI skips 'tests' right after running ./course test)")
     return top

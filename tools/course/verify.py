@@ -150,8 +150,9 @@ class Teeth:
     """A scratch build whose exercise sources are solution copies with chosen
     regions stubbed, used to prove that tests catch every region."""
 
-    def __init__(self) -> None:
-        self.tree = ROOT / "build" / "teeth"
+    def __init__(self, name: str = "teeth", werror: bool = True) -> None:
+        self.tree = ROOT / "build" / name
+        self.werror = werror  # mutants may leave a variable unused: that is no verdict
         self.scratch = self.tree / "exercises"
         self.build_dir = self.tree / "build"
 
@@ -160,31 +161,41 @@ class Teeth:
             self._write_chapter(chapter, stubbed=set())
         build.configure("dev", build_dir=self.build_dir, extra=[
             f"-DRDV_EXERCISE_ROOT={self.scratch}", "-DRDV_SANITIZE=", "-DCMAKE_BUILD_TYPE=Debug",
-            "-DRDV_WERROR=ON", "-DRDV_BUILD_BOOK=OFF"])
+            f"-DRDV_WERROR={'ON' if self.werror else 'OFF'}", "-DRDV_BUILD_BOOK=OFF"])
         del selected
 
-    def _write_chapter(self, chapter: chapters.Chapter, stubbed: set[str] | None) -> None:
+    def _write_chapter(self, chapter: chapters.Chapter, stubbed: set[str] | None,
+                       replaced: dict[Path, str] | None = None) -> None:
         """Copies the chapter's solution into the scratch tree, stubbing
-        `stubbed` (None: every region). Unchanged files keep their time stamps."""
+        `stubbed` (None: every region), and with the texts `replaced` gives
+        for some of its files instead of theirs (mutants). Unchanged files keep
+        their time stamps."""
         for source in sorted(chapter.solution_dir.rglob("*")):
             if not source.is_file() or source.name == "CMakeLists.txt" or "further" in source.parts:
                 continue
             target = self.scratch / chapter.slug / source.relative_to(chapter.solution_dir)
-            text = regions.render(source, stubbed) if source.suffix in regions.SOURCE_SUFFIXES else source.read_text()
+            if replaced and source in replaced:
+                text = replaced[source]
+            elif source.suffix in regions.SOURCE_SUFFIXES:
+                text = regions.render(source, stubbed)
+            else:
+                text = source.read_text()
             if not target.exists() or target.read_text() != text:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text)
 
-    def attempt(self, chapter: chapters.Chapter, stubbed: set[str] | None) -> tuple[str, gtest.Run | None]:
-        """Builds and runs the chapter's exercise tests with `stubbed` regions.
-        Returns ("", run) when it built, or (compiler errors, None)."""
-        self._write_chapter(chapter, stubbed)
+    def attempt(self, chapter: chapters.Chapter, stubbed: set[str] | None,
+                replaced: dict[Path, str] | None = None, timeout: float = 900) -> tuple[str, gtest.Run | None]:
+        """Builds and runs the chapter's exercise tests with `stubbed` regions
+        (and `replaced` files, see _write_chapter), for `timeout` seconds at
+        most. Returns ("", run) when it built, or (compiler errors, None)."""
+        self._write_chapter(chapter, stubbed, replaced)
         try:
             build.build("dev", [chapter.exercise_test_target], build_dir=self.build_dir, quiet=True)
         except build.BuildError as error:
             return str(error), None
         binary = self.build_dir / "tests" / chapter.slug / chapter.exercise_test_target
-        return "", gtest.run(binary, f"ch{chapter.number}", timeout=900, extra_args=["--gtest_fail_fast"])
+        return "", gtest.run(binary, f"ch{chapter.number}", timeout=timeout, extra_args=["--gtest_fail_fast"])
 
     def check(self, chapter: chapters.Chapter) -> list[str]:
         """Problems with the chapter's teeth, as messages; prints progress."""
