@@ -564,12 +564,16 @@ def _verify_mutants(selected: list[chapters.Chapter], kinds: tuple[str, ...], st
     survivors: list[str] = []
     for chapter in selected:
         ui.say(ui.bold(f"\nMutants of chapter {chapter.number}: the exercises' code changed one line at a time"))
-        survivors += mutants.check(scratch, chapter, kinds)
+        try:
+            survivors += mutants.check(scratch, chapter, kinds)
+        except mutants.Unverifiable as error:
+            ui.say(f"  {ui.red(ui.FAIL)} {error}")
+            return 1
     minutes = (time.monotonic() - started) / 60
     ui.say()
     if survivors:
         ui.say(ui.bold(f"{len(survivors)} mutant(s) passed every test ({minutes:.1f} min). For each, "
-                         "either a test is missing or the change makes no difference; read it:"))
+                       "either a test is missing or the change makes no difference; read it:"))
         for survivor in survivors:
             ui.say(f"  - {survivor}")
     else:
