@@ -34,3 +34,11 @@ if(RDV_SANITIZE)
     add_compile_options(-Wno-tsan)
   endif()
 endif()
+
+# libstdc++'s own checks in every build but Release (tests, sanitizers,
+# fuzzing, a learner's ./course check): an index past the end of a vector or
+# a string, an empty optional dereferenced, front() of an empty container
+# abort with the file and line instead of reading whatever lies there,
+# which a test may not notice. They leave the ABI as it is, so the Boost
+# libraries Debian built without them link as before.
+add_compile_definitions($<$<NOT:$<CONFIG:Release>>:_GLIBCXX_ASSERTIONS>)
