@@ -5,6 +5,7 @@
 #include "rdv/test/book.hpp"
 #include "rdv/test/slow_reader.hpp"
 
+#include <chrono>
 #include <stdexcept>
 #include <vector>
 
@@ -125,6 +126,23 @@ TEST(ConnectionCap, AnswersConnectionsBeyondTheCapWith503) {
     served = four.read_response().status == 200;
   }
   EXPECT_TRUE(served) << "a place freed by a closed connection should be given to a new one";
+}
+
+TEST(ConnectionCap, AClientThatLeavesBetweenRequestsGivesItsPlaceUpAtOnce) {
+  explained_in("ch07-timeouts");
+  rdv::web::server_options options;
+  options.max_connections = 1;
+  options.idle_timeout = std::chrono::hours(1);  // only its leaving can free the place
+  options.request_timeout = std::chrono::hours(1);
+  ch07::server s(ch07::seven_bytes, options);
+  {
+    rdv::test::client first(s.thread);
+    first.send(get);
+    expect_seven_bytes(first, "keep-alive");
+  }  // and leaves: the server reads the end of its stream
+  EXPECT_EQ(rdv::test::status_once_served(s.thread.port(), get), 200)
+      << "the only connection's client left: its place should be free for the next one, not held "
+         "until a timeout of an hour";
 }
 
 TEST(SlowReaders, AreDroppedWhenTheyTakeNothingForTheSendTimeout) {
