@@ -110,4 +110,17 @@ TEST(Negotiation, ChoosesWhatTheClientPrefers) {
   }
 }
 
+TEST(Negotiation, NothingOfferedIsNothingChosen) {
+  explained_in("ch09-negotiation");
+  for (const std::optional<std::string_view> accept :
+       {std::optional<std::string_view>(), std::optional<std::string_view>("*/*")}) {
+    std::optional<accept_list> parsed;
+    if (accept) parsed = parse_accept(*accept);
+    EXPECT_EQ(negotiate(parsed, {}), std::nullopt)
+        << "a resource with no representation has none to choose, whatever the client accepts "
+           "(Accept: "
+        << accept.value_or("(absent)") << ")";
+  }
+}
+
 }  // namespace
