@@ -133,6 +133,18 @@ TEST_F(KeepAlive, ServesManyRequestsOnOneConnection) {
   }
 }
 
+TEST_F(KeepAlive, AnswersEachRequestExactlyOnce) {
+  explained_in("ch01-serve");
+  rdv::test::client c(server);
+  for (int i = 0; i < 3; ++i) {
+    c.send(get);
+    expect_seven_bytes(c, "keep-alive");
+  }
+  c.send(get_close);
+  expect_seven_bytes(c, "close");  // an answer sent twice would stand here instead
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
+}
+
 TEST_F(KeepAlive, ServesTwoClientsConnectedAtOnce) {
   explained_in("ch01-spawn-bug");
   rdv::test::client first(server);
