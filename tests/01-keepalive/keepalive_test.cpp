@@ -41,6 +41,8 @@ TEST(KeepsAlive, FollowsTheVersionAndTheConnectionField) {
       {"GET / HTTP/1.1\r\nHost: x", true},
       {"GET / HTTP/1.1\r\nConnection: close", false},
       {"GET / HTTP/1.1\r\nCONNECTION: CLOSE", false},
+      {"GET / HTTP/1.1\r\nConnection: TE", true},  // names no close: the version decides
+      {"GET / HTTP/1.0\r\nConnection: TE", false},
       {"GET / HTTP/1.0\r\nConnection: Keep-Alive", true},
       {"GET / HTTP/1.0\r\nconnection: keep-alive\r\nHost: x", true},
       {"GET / HTTP/1.0\r\nHost: x\r\nConnection: Keep-Alive", true},
