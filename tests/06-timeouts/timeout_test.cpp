@@ -69,8 +69,11 @@ TEST_F(Loop, AMessageThatComesWhileWaitingBeatsTheTimeoutAndCancelsTheTimer) {
 TEST_F(Loop, UnwantedMessagesDoNotEndTheWait) {
   explained_in("ch06-race");
   std::vector<std::string> got;
+  clock_type::duration waited{};
   const pid waiter = node.spawn([&] {
+    const auto started = clock_type::now();
     got.push_back(receive(message, after(50ms, timeout)));
+    waited = clock_type::now() - started;
     got.push_back(receive<std::string>());  // still in the mailbox
   });
   node.spawn([waiter] {
@@ -80,6 +83,8 @@ TEST_F(Loop, UnwantedMessagesDoNotEndTheWait) {
   });
   run_all();
   EXPECT_EQ(got, (std::vector<std::string>{"timeout", "not an int"}));
+  EXPECT_GE(waited, 50ms) << "the messages it did not want woke the waiter, but must not end its "
+                             "wait: only the timer may, and a timer never fires early";
 }
 
 TEST_F(Loop, ALateMessageOrALateTimerWinsOnceAndDisturbsNothingAfter) {
