@@ -53,9 +53,9 @@ connection connect(boost::asio::io_context& io) {
 // most) and monitors it, then lets it register and wait; `end` and `answer`
 // get how the hold ended and the reply it took.
 void hold_client(tcp::socket& server, rdv::hub::hub_stats& stats, std::optional<hold_end>& end,
-                 rdv::web::response& answer) {
-  proc::monitor(proc::spawn([&] {
-    rdv::hub::hold held(held_id, server, stats);
+                 rdv::web::response& answer, rdv::hub::request_id id = held_id) {
+  proc::monitor(proc::spawn([&, id] {
+    rdv::hub::hold held(id, server, stats);
     end = held.wait(std::chrono::steady_clock::now() + 10s);
     answer = std::move(held.answer());
   }));
@@ -205,13 +205,10 @@ TEST(Hold, ClientsHeldInAnyOrderOfTheirSocketNumbersAreHeardLeaving) {
     }
     // Held in the order middle, lowest, highest number: whatever the watch
     // keeps by number must keep the middle one's through the other two.
+    std::vector<rdv::web::response> answers(3);
     for (const std::size_t i : {1u, 0u, 2u}) {
-      proc::monitor(proc::spawn([&, i] {
-        const auto held_as = *rdv::hub::request_id::parse(std::string(32, "abc"[i]));
-        rdv::hub::hold held(held_as, c[i].server, stats);
-        ends[i] = held.wait(std::chrono::steady_clock::now() + 10s);
-      }));
-      proc::yield();
+      hold_client(c[i].server, stats, ends[i], answers[i],
+                  *rdv::hub::request_id::parse(std::string(32, "abc"[i])));
     }
     for (const std::size_t i : {1u, 0u, 2u}) {
       c[i].client.close();
