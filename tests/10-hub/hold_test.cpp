@@ -49,13 +49,13 @@ connection connect(boost::asio::io_context& io) {
   return {listener.accept(), std::move(client)};
 }
 
-// Spawns a process that holds the client at `server` under `id` (10 s at
+// Spawns a process that holds the client at `server` under `held_as` (10 s at
 // most) and monitors it, then lets it register and wait; `end` and `answer`
 // get how the hold ended and the reply it took.
 void hold_client(tcp::socket& server, rdv::hub::hub_stats& stats, std::optional<hold_end>& end,
-                 rdv::web::response& answer, rdv::hub::request_id id = held_id) {
-  proc::monitor(proc::spawn([&, id] {
-    rdv::hub::hold held(id, server, stats);
+                 rdv::web::response& answer, rdv::hub::request_id held_as = held_id) {
+  proc::monitor(proc::spawn([&, held_as] {
+    rdv::hub::hold held(held_as, server, stats);
     end = held.wait(std::chrono::steady_clock::now() + 10s);
     answer = std::move(held.answer());
   }));
