@@ -106,6 +106,8 @@ public:
   void monitor(pid target);
   /// Undoes one monitor() of `target` by the running process.
   void demonitor(pid target);
+  /// How many monitors are in force: made, and neither fired nor undone.
+  std::size_t monitor_count() const noexcept { return monitors_.size(); }
 
   /// The pool that every envelope of this scheduler comes from.
   message_pool& messages() noexcept { return messages_; }

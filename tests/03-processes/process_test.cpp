@@ -124,6 +124,34 @@ TEST_F(Processes, AMonitorReportsTheExceptionThatEndedAProcess) {
       << "the crash should be reported too, but the report was: " << crashes.str();
 }
 
+TEST_F(Processes, AMonitorFiresOnceAndIsThenGone) {
+  explained_in("ch03-monitors");
+  int downs = 0;
+  const auto watch = [&downs](pid worker) {
+    return [&downs, worker] {
+      monitor(worker);
+      receive<down>();
+      ++downs;
+    };
+  };
+  node.spawn([&] {
+    const pid worker = spawn([] { receive<std::string>(); });
+    spawn(watch(worker));
+    spawn(watch(worker));
+    yield();  // both watchers monitor it and wait
+    EXPECT_EQ(node.monitor_count(), 2u) << "two processes watch one";
+    monitor(worker);
+    demonitor(worker);
+    EXPECT_EQ(node.monitor_count(), 2u) << "a monitor undone is gone";
+    send(worker, std::string("finish"));
+  });
+  node.run();
+  EXPECT_EQ(downs, 2);
+  EXPECT_EQ(node.monitor_count(), 0u)
+      << "each watcher was told, and the process they watched will not end again: a monitor "
+         "kept after it fired is kept for ever, one for every process a server watched";
+}
+
 TEST_F(Processes, AMonitorOfAProcessThatEndedSaysNoproc) {
   explained_in("ch03-monitors");
   std::string told;
