@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
 #include <thread>
 
 namespace {
@@ -29,6 +31,17 @@ bool run_until(asio::io_context& io, Done done, std::chrono::milliseconds limit 
     if (io.stopped()) io.restart();
   }
   return done();
+}
+
+// How many of this process's descriptors are sockets (a socket reset by its
+// peer is still one, though connected to nothing).
+std::size_t open_sockets() {
+  std::size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code error;
+    n += std::filesystem::read_symlink(entry.path(), error).string().starts_with("socket:");
+  }
+  return n;
 }
 
 TEST(Loop, MessagesArriveOnTheIoContextsThread) {
@@ -60,14 +73,22 @@ TEST(Loop, AConnectionBackAfterTheServerRestartsCarriesMessagesAgain) {
   ch11::nats_server server;
   asio::io_context io(1);
   rdv::hubs::nats_connection bus(io);
+  const std::size_t before = open_sockets();
   bus.connect(server.url(), 5s);
   int got = 0;
   bus.subscribe("ping", [&](const rdv::hubs::bus_message&) { ++got; });
   ASSERT_EQ(bus.publish("ping", "", "1"), sent::yes);
   ASSERT_TRUE(run_until(io, [&] { return got == 1; }));
+  ASSERT_GT(open_sockets(), before) << "the connection's sockets should be counted";
   server.stop();
   EXPECT_TRUE(run_until(io, [&] { return !bus.connected(); }))
       << "the broken connection went unnoticed";
+  // The client tries to reconnect every half second, each try a socket of
+  // its own for a moment: wait for a moment between them.
+  EXPECT_TRUE(run_until(io, [&] { return open_sockets() == before; }))
+      << open_sockets() - before
+      << " sockets still hold the broken connection: the copy the io_context watched should "
+         "close now, not when the client reconnects, which may be long in coming";
   EXPECT_EQ(bus.publish("ping", "", "lost"), sent::down) << "publish should say the bus is down";
   server.restart();
   EXPECT_TRUE(run_until(
