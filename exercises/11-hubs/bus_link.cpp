@@ -120,7 +120,8 @@ void bus_link::add_stats(boost::json::object& stats) const {
                   {"connected", bus_.connected()},
                   {"routed_out", stats_.routed_out},
                   {"routed_in", stats_.routed_in},
-                  {"route_failures", stats_.route_failures}};
+                  {"route_failures", stats_.route_failures},
+                  {"awaiting", waiting_.size()}};
 }
 
 }  // namespace rdv::hubs

@@ -104,6 +104,8 @@ TEST(Bus, AReplyPostedToAnotherHubReachesTheClient) {
   EXPECT_EQ(answer.status, 200);
   EXPECT_EQ(answer.body, "via the bus");
   EXPECT_EQ(ch11::bus_stats(hubs.other).at("routed_out").as_int64(), 1);
+  EXPECT_EQ(ch11::bus_stats(hubs.other).at("awaiting").as_int64(), 0)
+      << "the verdict came: nothing should wait for it any more";
   EXPECT_EQ(ch11::bus_stats(hubs.holder).at("routed_in").as_int64(), 1);
   EXPECT_EQ(hubs.holder.stat("replied"), 1);
 }
@@ -300,7 +302,7 @@ TEST(Bus, StatsSayWhetherTheHubIsOnTheBus) {
   const boost::json::object stats = ch11::bus_stats(hub);
   EXPECT_EQ(stats.at("hub").as_string(), "h") << "behind --reuse-port, which hub answered";
   EXPECT_TRUE(stats.at("connected").as_bool());
-  for (const char* counter : {"routed_out", "routed_in", "route_failures"}) {
+  for (const char* counter : {"routed_out", "routed_in", "route_failures", "awaiting"}) {
     EXPECT_EQ(stats.at(counter).as_int64(), 0) << counter;
   }
   ch10::hub lone({});
