@@ -68,34 +68,63 @@ TEST(Loop, MessagesArriveOnTheIoContextsThread) {
   EXPECT_EQ(got[1], "greetings.two world back.here");
 }
 
+// A connection to a server of its own, subscribed to "ping".
+struct ping_loop {
+  ch11::nats_server server;
+  asio::io_context io{1};
+  const std::size_t sockets_before = open_sockets();  // before the connection's own
+  rdv::hubs::nats_connection bus{io};
+  int got = 0;  // pings that came back
+
+  ping_loop() {
+    bus.connect(server.url(), 5s);
+    bus.subscribe("ping", [this](const rdv::hubs::bus_message&) { ++got; });
+  }
+  // Publishes a ping and waits for it to come back; whether it did.
+  bool round_trip() {
+    const int before = got;
+    return bus.publish("ping", "", "?") == sent::yes &&
+           run_until(io, [&] { return got == before + 1; });
+  }
+  // Runs the loop until the connection is `up` (or down), for `limit` at most.
+  bool until_connected(bool up, std::chrono::milliseconds limit = 10s) {
+    return run_until(io, [&] { return bus.connected() == up; }, limit);
+  }
+};
+
 TEST(Loop, AConnectionBackAfterTheServerRestartsCarriesMessagesAgain) {
   explained_in("ch11-loop");
-  ch11::nats_server server;
-  asio::io_context io(1);
-  rdv::hubs::nats_connection bus(io);
-  const std::size_t before = open_sockets();
-  bus.connect(server.url(), 5s);
-  int got = 0;
-  bus.subscribe("ping", [&](const rdv::hubs::bus_message&) { ++got; });
-  ASSERT_EQ(bus.publish("ping", "", "1"), sent::yes);
-  ASSERT_TRUE(run_until(io, [&] { return got == 1; }));
-  ASSERT_GT(open_sockets(), before) << "the connection's sockets should be counted";
-  server.stop();
-  EXPECT_TRUE(run_until(io, [&] { return !bus.connected(); }))
-      << "the broken connection went unnoticed";
+  ping_loop loop;
+  ASSERT_TRUE(loop.round_trip());
+  ASSERT_GT(open_sockets(), loop.sockets_before) << "the connection's sockets should be counted";
+  loop.server.stop();
+  EXPECT_TRUE(loop.until_connected(false)) << "the broken connection went unnoticed";
   // The client tries to reconnect every half second, each try a socket of
   // its own for a moment: wait for a moment between them.
-  EXPECT_TRUE(run_until(io, [&] { return open_sockets() == before; }))
-      << open_sockets() - before
+  EXPECT_TRUE(run_until(loop.io, [&] { return open_sockets() == loop.sockets_before; }))
+      << open_sockets() - loop.sockets_before
       << " sockets still hold the broken connection: the copy the io_context watched should "
          "close now, not when the client reconnects, which may be long in coming";
-  EXPECT_EQ(bus.publish("ping", "", "lost"), sent::down) << "publish should say the bus is down";
-  server.restart();
-  EXPECT_TRUE(run_until(
-      io, [&] { return bus.connected(); }, 5s))
-      << "the client should reconnect by itself within 5 s";
-  ASSERT_EQ(bus.publish("ping", "", "2"), sent::yes);
-  EXPECT_TRUE(run_until(io, [&] { return got == 2; }))
+  EXPECT_EQ(loop.bus.publish("ping", "", "lost"), sent::down)
+      << "publish should say the bus is down";
+  loop.server.restart();
+  EXPECT_TRUE(loop.until_connected(true, 5s)) << "the client should reconnect by itself within 5 s";
+  EXPECT_TRUE(loop.round_trip())
+      << "after reconnecting, the subscription should carry messages again (the new socket "
+         "must be watched)";
+}
+
+TEST(Loop, AConnectionBackAfterTheServerFellSilentCarriesMessagesAgain) {
+  explained_in("ch11-loop");
+  ping_loop loop;
+  ASSERT_TRUE(loop.round_trip());
+  loop.server.freeze();  // no end of stream this time: the connection just goes quiet
+  EXPECT_TRUE(loop.until_connected(false))
+      << "a bus that answers no ping should be given up after two, a second apart";
+  loop.server.thaw();
+  EXPECT_TRUE(loop.until_connected(true))
+      << "the client should reconnect by itself once the server answers again";
+  EXPECT_TRUE(loop.round_trip())
       << "after reconnecting, the subscription should carry messages again (the new socket "
          "must be watched)";
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -112,9 +113,20 @@ void nats_server::start(const std::string& port) {
   port_ = static_cast<std::uint16_t>(std::stoi(found[1]));
 }
 
+nats_server::~nats_server() { stop(); }
+
 void nats_server::stop() {
+  thaw();  // a frozen process would take SIGTERM only once thawed
   if (server_) server_->stop();
   server_.reset();
+}
+
+void nats_server::freeze() {
+  if (server_) server_->signal(SIGSTOP);
+}
+
+void nats_server::thaw() {
+  if (server_) server_->signal(SIGCONT);
 }
 
 void nats_server::restart() {

@@ -39,6 +39,10 @@ public:
   // Starts one on a port the kernel chooses, with `extra` arguments (such
   // as "-c", a configuration file).
   explicit nats_server(std::vector<std::string> extra = {});
+  // Stops it, thawed first if frozen.
+  ~nats_server();
+  nats_server(const nats_server&) = delete;
+  nats_server& operator=(const nats_server&) = delete;
   // "nats://127.0.0.1:PORT", for --bus; "tls://..." with `scheme` "tls".
   std::string url(const std::string& scheme = "nats") const {
     return scheme + "://127.0.0.1:" + std::to_string(port_);
@@ -48,6 +52,11 @@ public:
   void stop();
   // Starts it again on the same port, as when the bus comes back.
   void restart();
+  // Stops it in its tracks (SIGSTOP), as when a machine hangs: its
+  // connections stay open, and nothing answers on them, pings included.
+  void freeze();
+  // Lets it go on (SIGCONT), with the connections it had.
+  void thaw();
   bool running() const { return server_ != nullptr; }
   // What it has printed so far.
   std::string output() const { return server_ ? server_->output() : std::string(); }
