@@ -161,6 +161,33 @@ TEST(Bus, AVerdictFromAPeerThatGuessesTicketsIsIgnored) {
   EXPECT_EQ(r.status, 503) << "a verdict for a ticket anyone could guess was believed:\n" << r.raw;
 }
 
+TEST(Bus, WhatIsNoRoutedReplyForTheHubIsIgnored) {
+  explained_in("ch11-hostile");
+  ch11::two_hubs hubs;
+  rdv::test::client client(hubs.holder.front());
+  client.send(ch10::get("/held"));
+  const std::string id = hubs.backend.next().id();
+  bus_peer peer(hubs.bus.port());
+  peer.subscribe("peer.verdicts");  // where a verdict to the forgeries would come
+  const auto publish = [&peer](std::string_view reply_to, const std::string& data) {
+    peer.send("PUB rdv.hub.holder " + std::string(reply_to) + (reply_to.empty() ? "" : " ") +
+              std::to_string(data.size()) + "\r\n" + data + "\r\n");
+  };
+  publish("peer.verdicts", "no id, no reply");
+  publish("peer.verdicts", id + "\nnot a response");
+  publish("", id + '\n' + ch11::reply_saying("forged"));  // no subject for the verdict
+  publish("peer.verdicts",
+          "other." + id.substr(id.find('.') + 1) + '\n' + ch11::reply_saying("for another hub"));
+  // The bus delivers to the holder in order: the forgeries, then this.
+  const rdv::test::response verdict =
+      ch10::post_reply(hubs.other.replies(), id, ch11::reply_saying("genuine"));
+  EXPECT_EQ(verdict.status, 204) << verdict.raw << "\nholder:\n" << hubs.holder.output();
+  EXPECT_EQ(client.read_response().body, "genuine") << client.transcript();
+  EXPECT_EQ(ch11::bus_stats(hubs.holder).at("routed_in").as_int64(), 1);
+  EXPECT_EQ(peer.until_pong().find("MSG peer.verdicts"), std::string::npos)
+      << "a hub answers no message that is not a routed reply for one of its own ids";
+}
+
 // A NATS server that lets in only its users: `hub`, which may use rdv.>,
 // and `guest`, which may use chat.> only.
 struct guarded_bus {
