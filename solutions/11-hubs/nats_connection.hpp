@@ -109,6 +109,9 @@ public:
 
   /// Whether the connection is up.
   bool connected() const;
+  /// Whether the io_context holds (and watches) a copy of the client's
+  /// socket: from hand_over() until the connection breaks or closes.
+  bool watching() const noexcept { return socket_ != nullptr; }
 
 private:
   // The client's event-loop callbacks. They may run on any of its threads:
