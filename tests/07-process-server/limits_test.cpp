@@ -7,6 +7,9 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -56,6 +59,56 @@ TEST(Timeouts, AnswersASlowRequestWith408) {
   const auto r = c.read_response();
   EXPECT_EQ(r.status, 408) << c.transcript();
   EXPECT_TRUE(c.wait_closed()) << c.transcript();
+}
+
+// A client that trickles a request in, each piece well within the idle
+// timeout, is answered 408 once the request's own time has run out: the
+// slow-loris attack proper. The head trickled in, and a body after a head
+// that came whole (whose bytes the parser takes as they come).
+TEST(Timeouts, ARequestTricklingInIsCutOffAtItsDeadline) {
+  explained_in("ch07-timeouts");
+  rdv::web::server_options options;
+  options.request_timeout = 300ms;               // the timeout under test
+  options.idle_timeout = std::chrono::hours(1);  // each piece comes in time, by far
+  ch07::server s(ch07::seven_bytes, options);
+  const std::string head = "GET /test HTTP/1.1\r\nHost: x\r\nX-Padding: " + std::string(100, 'x');
+  const std::string body = std::string(100, 'y');
+  for (const auto& [before, trickled] :
+       {std::pair{std::string(), head},
+        std::pair{std::string("POST /test HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n\r\n"),
+                  body}}) {
+    rdv::test::client c(s.thread, 100ms);  // a piece every 100 ms, at most
+    c.send(before);
+    bool cut_off = false;
+    for (std::size_t i = 0; i < trickled.size() && !cut_off; ++i) {
+      c.send(trickled.substr(i, 1));
+      cut_off = c.wait_closed();
+    }
+    EXPECT_TRUE(cut_off) << "a request trickling in a byte every 100 ms should be cut off once "
+                            "its 300 ms have passed\n"
+                         << c.transcript();
+    EXPECT_TRUE(c.received().starts_with("HTTP/1.1 408 ")) << c.transcript();
+  }
+}
+
+// The request's time starts at its first byte, not when the server began
+// waiting for it: a client may think between requests for as long as the
+// idle timeout allows, and then take the request's own time to send one.
+TEST(Timeouts, ARequestsTimeStartsAtItsFirstByte) {
+  explained_in("ch07-timeouts");
+  rdv::web::server_options options;
+  options.request_timeout = 1s;
+  options.idle_timeout = std::chrono::hours(1);
+  ch07::server s(ch07::seven_bytes, options);
+  rdv::test::client c(s.thread);
+  c.send(get);
+  expect_seven_bytes(c, "keep-alive");
+  std::this_thread::sleep_for(1500ms);  // the client thinks, longer than a request may take
+  for (const std::string_view piece : {"GET /test ", "HTTP/1.1\r\n", "Host: x\r\n", "\r\n"}) {
+    c.send(piece);
+    std::this_thread::sleep_for(100ms);  // a request in pieces, well within its second
+  }
+  expect_seven_bytes(c, "keep-alive");
 }
 
 TEST(Timeouts, ClosesAnIdleConnectionQuietly) {
