@@ -70,6 +70,17 @@ TEST(Relay, APlainReplyIsTheBodyWithItsContentTypeAndXHubStatus) {
   r = held.client.read_response();
   EXPECT_EQ(r.status, 404) << held.client.transcript();
   EXPECT_EQ(r.body, "no such thing") << held.client.transcript();
+
+  // The first and the last final status; and no Content-Type, none made up.
+  for (const int status : {200, 599}) {
+    held.client.send(ch10::get("/edge"));
+    held.id = held.backend.next().id();
+    EXPECT_EQ(held.post("edge", "", "X-Hub-Status: " + std::to_string(status) + "\r\n").status, 204)
+        << "X-Hub-Status " << status;
+    r = held.client.read_response();
+    EXPECT_EQ(r.status, status) << held.client.transcript();
+    EXPECT_FALSE(r.has_field("Content-Type")) << held.client.transcript();
+  }
 }
 
 TEST(Relay, AnInvalidReplyGets400AndTheClientWaitsOn) {
