@@ -70,6 +70,23 @@ TEST(Worker, PostsItsRepliesOnKeptAliveConnections) {
   // waits in the io_context's queue): then the next opens a second one. Never
   // a third: the queue runs that completion long before a third reply.
   EXPECT_LE(connections.size(), 2u) << "ten replies in turn should share kept-alive connections";
+  EXPECT_EQ(worker.output().find("worker: reply to"), std::string::npos)
+      << "a reply the hub took (204) is no news; the log is for the ones that failed:\n"
+      << worker.output();
+}
+
+TEST(Worker, LogsAReplyTheHubDidNotTake) {
+  explained_in("ch10-worker");
+  ch10::test_backend replies(404);  // a hub that no longer waits for this id
+  rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
+  const ch10::watching crashes(worker);
+  rdv::test::client c(worker.port("backend"));
+  c.send(forward(replies.port(), "/late"));
+  EXPECT_EQ(c.read_response().status, 202) << c.transcript();
+  (void)replies.next();
+  EXPECT_TRUE(worker.wait_for_output("worker: reply to /reply/" + id + ": 404"))
+      << "a reply answered 404 should be logged, with its status:\n"
+      << worker.output();
 }
 
 TEST(Worker, RefusesARequestWithoutAReplyAddress) {
