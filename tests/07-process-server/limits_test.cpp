@@ -3,6 +3,7 @@
 #include "server_fixture.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/idle_clients.hpp"
 #include "rdv/test/slow_reader.hpp"
 
 #include <chrono>
@@ -79,14 +80,10 @@ TEST(Timeouts, ARequestTricklingInIsCutOffAtItsDeadline) {
                   body}}) {
     rdv::test::client c(s.thread, 100ms);  // a piece every 100 ms, at most
     c.send(before);
-    bool cut_off = false;
-    for (std::size_t i = 0; i < trickled.size() && !cut_off; ++i) {
-      c.send(trickled.substr(i, 1));
-      cut_off = c.wait_closed();
-    }
-    EXPECT_TRUE(cut_off) << "a request trickling in a byte every 100 ms should be cut off once "
-                            "its 300 ms have passed\n"
-                         << c.transcript();
+    EXPECT_TRUE(rdv::test::trickle_until_closed(c, trickled))
+        << "a request trickling in a byte every 100 ms should be cut off once "
+           "its 300 ms have passed\n"
+        << c.transcript();
     EXPECT_TRUE(c.received().starts_with("HTTP/1.1 408 ")) << c.transcript();
   }
 }

@@ -8,6 +8,14 @@
 
 namespace rdv::test {
 
+bool trickle_until_closed(client& c, std::string_view bytes) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    c.send(bytes.substr(i, 1));
+    if (c.wait_closed()) return true;
+  }
+  return false;
+}
+
 void expect_idle_clients_cut_off(std::uint16_t port, std::chrono::milliseconds idle) {
   const auto start = std::chrono::steady_clock::now();
   client silent(port);
@@ -16,14 +24,10 @@ void expect_idle_clients_cut_off(std::uint16_t port, std::chrono::milliseconds i
   client trickle(port, idle / 3);
   const std::string request =
       "GET /slowly HTTP/1.1\r\nHost: x\r\nX-Padding: " + std::string(100, 'x');
-  bool cut_off = false;
-  for (std::size_t i = 0; i < request.size() && !cut_off; ++i) {
-    trickle.send(request.substr(i, 1));
-    cut_off = trickle.wait_closed();
-  }
-  EXPECT_TRUE(cut_off) << "a request trickling in a byte every " << (idle / 3).count()
-                       << " ms should be cut off once " << idle.count() << " ms have passed\n"
-                       << trickle.transcript();
+  EXPECT_TRUE(trickle_until_closed(trickle, request))
+      << "a request trickling in a byte every " << (idle / 3).count()
+      << " ms should be cut off once " << idle.count() << " ms have passed\n"
+      << trickle.transcript();
   EXPECT_TRUE(silent.wait_closed()) << "a client that says nothing should be hung up on\n"
                                     << silent.transcript();
   EXPECT_GE(std::chrono::steady_clock::now() - start, idle) << "but not before that";

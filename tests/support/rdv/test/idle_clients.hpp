@@ -4,10 +4,18 @@
 /// time, whether they say nothing or trickle a request in byte by byte, and
 /// that every whole request gives the next one its own time.
 
+#include "rdv/test/client.hpp"
+
 #include <chrono>
 #include <cstdint>
+#include <string_view>
 
 namespace rdv::test {
+
+/// Sends `bytes` to the server one at a time, after each waiting the
+/// client's timeout for the server to hang up; returns whether it did
+/// before the bytes ran out.
+bool trickle_until_closed(client& c, std::string_view bytes);
 
 /// Expects (GoogleTest) that the server on `port`, told to allow `idle`,
 /// hangs up on a silent client and on one that sends a byte every idle/3
