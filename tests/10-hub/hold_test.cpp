@@ -1,6 +1,7 @@
 // Chapter 10: a held client, in the test process — the process registered
 // under its request's id, waiting for a delivery, its client's leaving, or
 // the deadline; and the reply handler's side, deliver().
+#include "hangup_watch.hpp"
 #include "hold.hpp"
 #include "reply_handler.hpp"
 
@@ -381,6 +382,26 @@ TEST(Hold, ASocketGivenAClosedSocketsNumberIsWatchedAfresh) {
       << "a new connection's socket with an old one's number is not yet in the watch's set: the "
          "hold of its client should hear that it left, not wait for its deadline";
   EXPECT_EQ(stats.pending, 0u);
+}
+
+TEST(Hold, ASocketWatchedAgainIsUnwatchedOnce) {
+  explained_in("ch10-disconnect");
+  std::optional<proc::ref> heard;
+  proc::ref second;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    auto& watch = proc::scheduler::current().use<rdv::hub::hangup_watch>();
+    watch.watch(server, proc::make_ref());
+    second = proc::make_ref();
+    watch.watch(server, second);  // the same process, the same socket: a new tag, one watch
+    client.close();
+    heard = proc::receive<rdv::hub::hung_up>().tag;
+    watch.unwatch(server);
+  });
+  EXPECT_EQ(crash, "") << "one unwatch() ends a watch however often watch() was called: with "
+                          "the socket unwatched, the watch should wait for nothing";
+  ASSERT_TRUE(heard.has_value());
+  EXPECT_TRUE(*heard == second) << "the news carries the tag of the latest watch";
 }
 
 TEST(Hold, AReplyToAProcessThatEndsWithoutAVerdictIsRefused) {
