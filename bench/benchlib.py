@@ -840,12 +840,20 @@ class StallWatch:
 
 def machine() -> str:
     """One line about where the figures come from."""
-    model = "unknown CPU"
+    fields: dict[str, str] = {}
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
+            key, _, value = line.partition(":")
+            if not key.strip():
+                break  # the first CPU's fields end at its blank line
+            fields.setdefault(key.strip(), value.strip())
+    model = fields.get("model name", "unknown CPU")
+    # A virtual machine's model name can be as bare as "AMD EPYC", the same
+    # for two generations of cores that measure differently: family and
+    # model tell them apart. (No parentheses or semicolons: the book's
+    # {{machine NN}} reads the line up to the first of either.)
+    if "cpu family" in fields and "model" in fields:
+        model += f", family {fields['cpu family']} model {fields['model']}"
     return f"{model}, {CORES} cores, Linux {os.uname().release}"
 
 
