@@ -400,7 +400,7 @@ TEST(Hold, ASocketWatchedAgainIsUnwatchedOnce) {
   });
   EXPECT_EQ(crash, "") << "one unwatch() ends a watch however often watch() was called: with "
                           "the socket unwatched, the watch should wait for nothing";
-  ASSERT_TRUE(heard.has_value());
+  ASSERT_TRUE(heard.has_value()) << "the client closed while watched, and no hung_up came";
   EXPECT_TRUE(*heard == second) << "the news carries the tag of the latest watch";
 }
 
