@@ -838,11 +838,11 @@ class StallWatch:
         return False
 
 
-def machine() -> str:
+def machine(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     """One line about where the figures come from."""
     fields: dict[str, str] = {}
     with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
+        for line in cpuinfo.read_text().splitlines():
             key, _, value = line.partition(":")
             if not key.strip():
                 break  # the first CPU's fields end at its blank line

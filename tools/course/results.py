@@ -10,7 +10,7 @@ book is built, so that the prose says what the table says, always:
     {{result 01 "wrk" "rendezvous (C++)" "req/s"}}   in the table whose caption has "wrk"
     {{ratio 09 "1" "128" "req/s"}}           row 1's req/s over row 128's, as 1.27
     {{rounds 07}}                            how many rounds the medians are of: 7
-    {{machine 05}}                           the machine: "AMD EPYC, 2 cores, Linux 6.18..."
+    {{machine 05}}                           the machine: "AMD EPYC, family 25 model 17, 2 cores, Linux 6.18..."
     {{result 08:packets "joined · bbr" "req/s"}}   from bench/08-*/packets.md, another
                                              results file of the chapter's bench
 

@@ -12,7 +12,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from course import results  # noqa: E402  (after the path is set)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import benchlib  # noqa: E402  (after the path is set)
+from course import results  # noqa: E402
 
 RESULTS = """Measured with `./course bench 09` (Chapter 9 backlog measurement — Some CPU, 2 cores, Linux 6.1; medians of 3 rounds).
 
@@ -100,6 +103,17 @@ class Placeholders(unittest.TestCase):
     def test_the_first_line_gives_rounds_and_machine(self) -> None:
         self.assertEqual(self.expand("rounds 09"), "3")
         self.assertEqual(self.expand("machine 09"), "Some CPU, 2 cores, Linux 6.1")
+
+    def test_the_machine_line_a_bench_writes_is_read_whole(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            cpuinfo = Path(tmp) / "cpuinfo"
+            cpuinfo.write_text("processor\t: 0\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC\n\n"
+                               "processor\t: 1\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: Other\n")
+            line = benchlib.machine(cpuinfo)
+        self.assertTrue(line.startswith("AMD EPYC, family 25 model 17, "), line)
+        first = f"Measured with `./course bench 09` (Chapter 9 backlog measurement — {line}; medians of 3 rounds)."
+        text = RESULTS.replace(RESULTS.splitlines()[0], first)
+        self.assertEqual(results.expand("machine", "09", {"09": results.parse(text)}), line)
 
     def test_cited_prints_what_it_holds(self) -> None:
         self.assertEqual(results.expand("cited", " 3600 requests per second", {}), "3600 requests per second")
