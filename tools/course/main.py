@@ -387,10 +387,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
                      f"(it has {', '.join(e.number for e in found)})")
             return 2
     else:
-        chosen = [e for e in found if _unsolved(chapter, e)] or found
-        if len(chosen) < len(found):
-            ui.say(ui.dim(f"({len(found) - len(chosen)} of {len(found)} exercises look done; "
-                          f"showing the first that still has its TODO)"))
+        chosen, note = hint_choice(found, [_unsolved(chapter, e) for e in found])
+        if note:
+            ui.say(ui.dim(note))
     exercise = chosen[0]
     ui.say(ui.bold(f"Exercise {exercise.id}: {exercise.title}"))
     for part in exercise.parts:
@@ -415,6 +414,20 @@ def cmd_hint(args: argparse.Namespace) -> int:
         ui.say(ui.dim(f"\nOther exercises of this chapter: {', '.join(others)} "
                       f"(./course hint {chapter.number} K)"))
     return 0
+
+
+def hint_choice(found: list, unsolved: list[bool]) -> tuple[list, str]:
+    """The exercises `hint` may show, the one to show first, and what to say
+    about the others: the unsolved ones (`unsolved` says which of `found`
+    still throw their TODO), or every one when none is left."""
+    left = [e for e, todo in zip(found, unsolved) if todo]
+    if not left:
+        return found, (f"(all {len(found)} exercises look done: none throws its TODO any more; "
+                       f"showing the first)")
+    if len(left) < len(found):
+        return left, (f"({len(found) - len(left)} of {len(found)} exercises look done; "
+                      f"showing the first that still has its TODO)")
+    return left, ""
 
 
 def _where_todo(file: Path, region: regions.Region) -> str:
