@@ -94,6 +94,20 @@ constexpr bool any_element(std::string_view list, Each each) {
   return false;
 }
 
+/// Just past the quoted-string that starts at `p` (RFC 9110, 5.6.4: a
+/// double quote, text in which a backslash takes the next byte as it is, and
+/// a double quote), or nullptr if none starts there or it is not closed
+/// before `end`. Inside a line (see find_line_stop()), every other byte may
+/// be text.
+constexpr const char* quoted_string_end(const char* p, const char* end) {
+  if (p == end || *p != '"') return nullptr;
+  for (++p; p != end; ++p) {
+    if (*p == '"') return p + 1;
+    if (*p == '\\' && ++p == end) break;  // a quoted-pair cut short
+  }
+  return nullptr;
+}
+
 /// The first byte in [p, end) that may not appear inside a line: a control
 /// character other than HTAB (CR and LF included), or DEL. Returns `end` if
 /// there is none. Bytes 0x80-0xFF (obs-text) may appear. One byte at a

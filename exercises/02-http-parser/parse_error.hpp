@@ -17,7 +17,7 @@ enum class parse_error {
   // The start line (RFC 9112 §3, §4)
   bad_request_line,       ///< not `METHOD SP TARGET SP HTTP-VERSION`
   bad_method,             ///< the method is not a token
-  bad_target,             ///< the request-target is empty or holds a space
+  bad_target,             ///< the request-target is empty or holds a space or a tab
   bad_version,            ///< not `HTTP/DIGIT.DIGIT`
   version_not_supported,  ///< a well-formed version other than HTTP/1.x
   bad_status_line,        ///< a response's status line is malformed

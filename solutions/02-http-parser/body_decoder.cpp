@@ -20,23 +20,33 @@ parse_error parse_chunk_size(std::string_view line, std::uint64_t& size) {
   // HINT: chunk-size is one or more hex digits. What should happen when
   //       the digits no longer fit in 64 bits, and why is wrapping around
   //       the most dangerous answer?
-  // HINT: After the digits may come `;name=value` extensions (with optional
-  //       whitespace before the `;`), which you may ignore. What else may follow?
+  // HINT: After the digits come the extensions, none or several. You keep
+  //       none of them, but each must follow the grammar on the page: what in
+  //       http_lines.hpp reads a token, and what a quoted-string?
+  // HINT: Whitespace may come before a `;` or an `=`, and after one; where
+  //       may it not?
   // STUB: (void)line; (void)size; (void)&hex_digit;
-  std::size_t i = 0;
+  const char* p = line.data();
+  const char* const end = p + line.size();
   size = 0;
-  for (int digit; i < line.size() && (digit = hex_digit(line[i])) >= 0; ++i) {
+  for (int digit; p != end && (digit = hex_digit(*p)) >= 0; ++p) {
     if (size >> 60 != 0) return parse_error::chunk_size_overflow;  // a 17th significant digit
     size = size * 16 + static_cast<std::uint64_t>(digit);
   }
-  if (i == 0) return parse_error::bad_chunk_size;
-  const auto extension = line.find_first_not_of(" \t", i);
-  if (extension == std::string_view::npos) {
-    return i == line.size() ? parse_error::none : parse_error::bad_chunk_size;  // "5 " alone
-  }
-  const auto name = line.find_first_not_of(" \t", extension + 1);
-  if (line[extension] != ';' || name == std::string_view::npos || !is_tchar(line[name])) {
-    return parse_error::bad_chunk_size;  // not ";name..."
+  if (p == line.data()) return parse_error::bad_chunk_size;
+  // Each extension: BWS ";" BWS name [ BWS "=" BWS ( token / quoted-string ) ].
+  while (p != end) {
+    p = std::find_if_not(p, end, is_ows);
+    if (p == end || *p != ';') return parse_error::bad_chunk_size;  // "5 ", "5 5", "5;a b"
+    const char* const name = std::find_if_not(p + 1, end, is_ows);
+    p = find_token_end(name, end);
+    if (p == name) return parse_error::bad_chunk_size;  // "5;", "5;=x"
+    const char* const equals = std::find_if_not(p, end, is_ows);
+    if (equals == end || *equals != '=') continue;  // a name alone
+    const char* const value = std::find_if_not(equals + 1, end, is_ows);
+    p = quoted_string_end(value, end);
+    if (p == nullptr) p = find_token_end(value, end);
+    if (p == value) return parse_error::bad_chunk_size;  // "5;a=", "5;a=\"open"
   }
   return parse_error::none;
   // END EXERCISE

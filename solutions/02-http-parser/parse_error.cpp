@@ -21,7 +21,7 @@ constexpr error_row rows[] = {
     {e::bad_request_line, 400, "bad_request_line",
      "the request line is not METHOD SP TARGET SP VERSION"},
     {e::bad_method, 400, "bad_method", "the method is not a token"},
-    {e::bad_target, 400, "bad_target", "the request-target is empty or malformed"},
+    {e::bad_target, 400, "bad_target", "the request-target is empty or holds whitespace"},
     {e::bad_version, 400, "bad_version", "the HTTP version is malformed"},
     {e::version_not_supported, 505, "version_not_supported", "only HTTP/1.x is supported"},
     {e::bad_status_line, 400, "bad_status_line", "the status line is malformed"},

@@ -26,6 +26,9 @@ parse_error parse_request_line(std::string_view line, request_head& out) {
   const auto target_end = line.find(' ', method_end + 1);
   if (target_end == std::string_view::npos) return parse_error::bad_request_line;  // HTTP/0.9
   if (target_end == method_end + 1) return parse_error::bad_target;                // empty
+  const std::string_view target = line.substr(method_end + 1, target_end - method_end - 1);
+  // A tab in the target: a lenient reader (RFC 9112, 3) splits the line there.
+  if (target.find('\t') != std::string_view::npos) return parse_error::bad_target;
   const std::string_view version = line.substr(target_end + 1);
   if (version.size() != 8 || !version.starts_with("HTTP/") || !is_digit(version[5]) ||
       version[6] != '.' || !is_digit(version[7])) {
@@ -34,7 +37,7 @@ parse_error parse_request_line(std::string_view line, request_head& out) {
   }
   if (version[5] != '1') return parse_error::version_not_supported;  // HTTP/2.0, HTTP/0.9
   out.method = line.substr(0, method_end);
-  out.target = line.substr(method_end + 1, target_end - method_end - 1);
+  out.target = target;
   out.version = 10 + (version[7] - '0');
   return parse_error::none;
   // END EXERCISE

@@ -14,7 +14,7 @@ using rdv::http::body_decoder;
 using rdv::http::parse_error;
 using rdv::test::explained_in;
 
-TEST(ChunkSize, ReadsHexDigitsAndSkipsExtensions) {
+TEST(ChunkSize, ReadsHexDigitsAndChecksTheExtensionsItSkips) {
   explained_in("ch02-chunked");
   const struct {
     const char* line;
@@ -29,6 +29,10 @@ TEST(ChunkSize, ReadsHexDigitsAndSkipsExtensions) {
       {"5;name=value", parse_error::none, 5},
       {"5 ;name", parse_error::none, 5},
       {"5\t; a=\"b;c\"", parse_error::none, 5},
+      {"5;a;b=c", parse_error::none, 5},
+      {"5 ; a = b", parse_error::none, 5},
+      {"5;a=\"\"", parse_error::none, 5},
+      {"5;a=\"x\\\"y\\\\\";b", parse_error::none, 5},
       {"10000000000000000", parse_error::chunk_size_overflow, 0},
       {"", parse_error::bad_chunk_size, 0},
       {";ext", parse_error::bad_chunk_size, 0},
@@ -38,6 +42,16 @@ TEST(ChunkSize, ReadsHexDigitsAndSkipsExtensions) {
       {"5 5", parse_error::bad_chunk_size, 0},
       {"5;", parse_error::bad_chunk_size, 0},
       {"5; ", parse_error::bad_chunk_size, 0},
+      {"5;a ", parse_error::bad_chunk_size, 0},
+      {"5;a=", parse_error::bad_chunk_size, 0},
+      {"5;=b", parse_error::bad_chunk_size, 0},
+      {"5;a b", parse_error::bad_chunk_size, 0},
+      {"5;a=b c", parse_error::bad_chunk_size, 0},
+      {"5;a=b;", parse_error::bad_chunk_size, 0},
+      {"5;a=\"b", parse_error::bad_chunk_size, 0},
+      {"5;a=\"b\\\"", parse_error::bad_chunk_size, 0},
+      {"5;a=\"b\"c", parse_error::bad_chunk_size, 0},
+      {"5;a=(b)", parse_error::bad_chunk_size, 0},
       {"g", parse_error::bad_chunk_size, 0},
   };
   for (const auto& c : cases) {
@@ -127,6 +141,10 @@ TEST(ChunkedBody, StopsAtTheBodyLimit) {
             "abcde (done, rest \"\")");
   decoder.start({rdv::http::body_kind::chunked, 0});
   EXPECT_EQ(decode_byte_by_byte("3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n", decoder), "body_too_large");
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("3\r\nabc\r\nfffffffffffffffe\r\nde", decoder), "body_too_large")
+      << "3 bytes so far and 2^64 - 2 more add up to 1 in 64 bits, which is under the limit: "
+         "compare the chunk's size with what is left of the limit";
 }
 
 }  // namespace

@@ -6,10 +6,19 @@
 #include "request_parser.hpp"
 
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+namespace rdv::http {
+
+// How GoogleTest shows a parse_error in a failed comparison: by its name
+// ("bare_cr"), where it would otherwise show the enum's bytes.
+inline void PrintTo(parse_error error, std::ostream* out) { *out << name_of(error); }
+
+}  // namespace rdv::http
 
 namespace rdv::test {
 
