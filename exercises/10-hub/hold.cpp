@@ -69,8 +69,9 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
 //! [take]
 void hold::take(delivery& d) {
   // TODO(ch10.2, part 2 of 2): take the first reply for the id, and tell the worker so
-  // Hint: A delivery is a call (chapter 6): answer it with a verdict. When must the
-  //   name go, so that a second reply cannot also be taken? (more: ./course hint 10 2)
+  // Hint: A delivery is a call (chapter 6): answer it with a verdict. A second reply
+  //   for the id may come before the name is gone, or wait in the mailbox: what ends
+  //   the loop, and who refuses it? (more: ./course hint 10 2)
   (void)d; (void)answer_;
   throw rdv::todo("ch10.2", "take the first reply for the id, and tell the worker so");
 }

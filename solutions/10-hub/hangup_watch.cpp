@@ -40,7 +40,9 @@ void hangup_watch::watch(boost::asio::ip::tcp::socket& socket, proc::ref tag) {
   //       takes a socket out of the set when it closes.
   // HINT: by_fd_ is by descriptor number, and a closed socket's number is
   //       the next socket's. What in a watcher tells this connection's
-  //       socket from an earlier one's?
+  //       socket from an earlier one's? And when the set has this very
+  //       socket already (another process held the connection), what does
+  //       epoll_ctl answer?
   // HINT: deliver() notes a hang-up that came while nobody watched. Who
   //       must hear of it, and when? And which counts must be right for
   //       wait() and unwatch()?

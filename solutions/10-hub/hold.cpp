@@ -74,8 +74,8 @@ hold_end hold::wait(clock::time_point deadline, forward_attempts* forward) {
 void hold::take(delivery& d) {
   // EXERCISE ch10.2, part 2: take the first reply for the id, and tell the worker so
   // HINT: A delivery is a call (chapter 6): answer it with a verdict.
-  //       When must the name go, so that a second reply cannot also be
-  //       taken?
+  //       A second reply for the id may come before the name is gone, or
+  //       wait in the mailbox: what ends the loop, and who refuses it?
   // HINT: A worker may answer before the backend has (the forward is
   //       still pending): the reply is no less the client's answer.
   // STUB: (void)d; (void)answer_;

@@ -421,4 +421,25 @@ TEST(Hold, AReplyToAProcessThatEndsWithoutAVerdictIsRefused) {
                         "from its monitor, and the worker get 404";
 }
 
+TEST(Hold, AVerdictThatTakesItsTimeIsWaitedFor) {
+  explained_in("ch10-deliver");
+  std::optional<bool> got;
+  const std::string crash = run([&] {
+    proc::spawn([] {  // takes the name and the delivery, and answers three seconds later
+      proc::register_name(id, proc::self());
+      const auto d = proc::receive<rdv::hub::delivery>();
+      struct never {};  // nothing else comes: the after() clause is a three-second pause
+      proc::receive([](const never&) {}, proc::after(3s, [] {}));
+      proc::answer(d.from, rdv::hub::verdict::taken);
+    });
+    proc::yield();
+    got = taken(text("slow"));
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(got.has_value());
+  EXPECT_TRUE(*got) << "the process took the reply, three seconds later: deliver() waits for the "
+                       "verdict as long as the process lives, and learns of its end from its "
+                       "monitor, not from a deadline of its own";
+}
+
 }  // namespace

@@ -22,6 +22,7 @@
 #include <array>
 #include <chrono>
 #include <functional>
+#include <future>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -265,6 +266,71 @@ TEST(Pool, OpensNoMoreLinesThanAllowedAndGivesTheLeastBusyTheRest) {
   for (const auto& r : p.results) EXPECT_EQ(r.status, 202) << r.error.message();
 }
 
+TEST(Pool, ARequestGoesToTheFirstLineWithRoomNotToTheEmptiest) {
+  explained_in("ch10-pool");
+  // Two lines of depth 2: the first carries /0 and /1, the second /2. Once
+  // /0 and /2 are answered, the first line carries one request and the
+  // second none; /3 must go to the first, which has room, and not to the
+  // emptier second one (spreading requests keeps the batches small). A line
+  // writes what came meanwhile after its next answer: the backend answers /1
+  // once /3 has been given to a line, and looks where /3 comes.
+  std::promise<void> given;
+  bool on_first = false;
+  scripted_backend backend([&, third = given.get_future().share()](scripted_backend& b) {
+    std::array<tcp::socket, 2> s{b.accept(), b.accept()};
+    std::array<std::string, 2> carried;
+    for (std::size_t i = 0; i < 2; ++i) {  // /0 and /1 on one of them, /2 on the other
+      carried[i] = b.read_requests(s[i], 1);
+      while (carried[i].find("GET /2 ") == std::string::npos && requests_in(carried[i]) < 2) {
+        carried[i] += b.read_some(s[i]);
+      }
+    }
+    const std::size_t first = carried[0].find("GET /0 ") != std::string::npos ? 0 : 1;
+    tcp::socket& filled = s[first];
+    tcp::socket& emptied = s[1 - first];
+    asio::write(filled, asio::buffer(accepted));   // /0
+    asio::write(emptied, asio::buffer(accepted));  // /2
+    if (third.wait_for(10s) != std::future_status::ready) {
+      throw std::runtime_error("/3 was not sent within 10 s");
+    }
+    asio::write(filled, asio::buffer(accepted));  // /1
+    std::array<pollfd, 2> either{
+        {{filled.native_handle(), POLLIN, 0}, {emptied.native_handle(), POLLIN, 0}}};
+    if (::poll(either.data(), either.size(), 10'000) <= 0) {
+      throw std::runtime_error("/3 came on neither connection in 10 s");
+    }
+    on_first = (either[0].revents & POLLIN) != 0;
+    tcp::socket& third_came = on_first ? filled : emptied;
+    b.read_requests(third_came, 1);
+    asio::write(third_came, asio::buffer(accepted));  // /3
+  });
+  std::array<rdv::hub::exchange_result, 4> results;
+  const std::string crash = ch10::run([&] {
+    connection_pool pool(4, 2);
+    const auto deadline = connection_pool::clock::now() + 10s;
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (i == 3) {  // once /0 and /2 are answered (/1 is answered after /3 is sent)
+        for (int ended = 0; ended < 2; ++ended) proc::receive<proc::down>();
+      }
+      proc::monitor(proc::spawn([&, i] {
+        const proc::ref call =
+            pool.send(backend.endpoint(), get("/" + std::to_string(i)), "GET", deadline);
+        if (i == 3) given.set_value();
+        results[i] = proc::await_reply<rdv::hub::exchange_result>(call, deadline)
+                         .value_or(rdv::hub::exchange_result{asio::error::timed_out});
+      }));
+    }
+    for (int ended = 0; ended < 2; ++ended) proc::receive<proc::down>();  // /1 and /3
+  });
+  backend.join();
+  ASSERT_EQ(crash, "");
+  ASSERT_EQ(backend.failure(), "");
+  EXPECT_TRUE(on_first) << "with the first line carrying one request of two and the second none, "
+                           "/3 went to the second: fill the lines in order, the first with room "
+                           "first";
+  for (const auto& r : results) EXPECT_EQ(r.status, 202) << r.error.message();
+}
+
 // Three requests pipelined on one connection, which the backend closes
 // after writing `first_answer`; what then comes on the second connection
 // (two requests, the first alone, each answered 202).
@@ -354,6 +420,37 @@ TEST(Pool, ARequestGoesOnceMoreAtMost) {
          "error, not a third try (got status "
       << p.results[2].status << ")";
   EXPECT_EQ(on_third, get("/done")) << "a request went a third time";
+}
+
+TEST(Pool, ARequestWhoseTimeRanOutWithTheBackendIsNotSentAgain) {
+  explained_in("ch10-pool");
+  std::string next;
+  scripted_backend backend([&](scripted_backend& b) {
+    tcp::socket s = b.accept();
+    b.read_requests(s, 1);  // /a
+    asio::write(s, asio::buffer(accepted));
+    b.read_requests(s, 1);  // /slow: the backend keeps it, says nothing, and keeps the connection
+    tcp::socket again = b.accept();
+    next = b.read_requests(again, 1);
+    asio::write(again, asio::buffer(accepted));
+  });
+  rdv::hub::exchange_result a, slow, after;
+  const std::string crash = ch10::run([&] {
+    connection_pool pool;
+    const auto now = connection_pool::clock::now;
+    a = pool.exchange(backend.endpoint(), get("/a"), "GET", now() + 10s);
+    slow = pool.exchange(backend.endpoint(), get("/slow"), "GET", now() + 1s);
+    after = pool.exchange(backend.endpoint(), get("/after"), "GET", now() + 10s);
+  });
+  backend.join();
+  ASSERT_EQ(crash, "");
+  ASSERT_EQ(backend.failure(), "");
+  EXPECT_EQ(a.status, 202) << a.error.message();
+  EXPECT_EQ(slow.error, asio::error::timed_out) << "status " << slow.status;
+  EXPECT_EQ(next, get("/after"))
+      << "/slow's time ran out while the backend had it: it failed on its own account, and must "
+         "not go once more on a new connection (the backend is slow, not gone)";
+  EXPECT_EQ(after.status, 202) << after.error.message();
 }
 
 TEST(Pool, TheFirstRequestOnANewConnectionIsNotSentTwice) {

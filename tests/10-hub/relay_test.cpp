@@ -83,6 +83,20 @@ TEST(Relay, APlainReplyIsTheBodyWithItsContentTypeAndXHubStatus) {
   }
 }
 
+TEST(Relay, MessageHttpIsKnownInAnyCaseAndWithParameters) {
+  explained_in("ch10-relay");
+  held_client held;
+  EXPECT_EQ(held.post("HTTP/1.1 202 Accepted\r\nContent-Length: 2\r\n\r\nok",
+                      "Message/HTTP; msgtype=response")
+                .status,
+            204);
+  const auto r = held.client.read_response();
+  EXPECT_EQ(r.status, 202) << "a media type's name has no case, and its parameters are not part "
+                              "of it: this body is a response to relay\n"
+                           << held.client.transcript();
+  EXPECT_EQ(r.body, "ok") << held.client.transcript();
+}
+
 TEST(Relay, AnInvalidReplyGets400AndTheClientWaitsOn) {
   explained_in("ch10-relay");
   held_client held;
@@ -99,6 +113,11 @@ TEST(Relay, AnInvalidReplyGets400AndTheClientWaitsOn) {
       << "X-Hub-Status 2OO";
   EXPECT_EQ(held.post("x", "text/plain", "X-Hub-Status: 101\r\n").status, 400)
       << "X-Hub-Status 101";
+  for (const char* status : {"0200", "200 OK", "20"}) {
+    EXPECT_EQ(held.post("x", "text/plain", "X-Hub-Status: " + std::string(status) + "\r\n").status,
+              400)
+        << "X-Hub-Status " << status << ": a status is exactly three digits";
+  }
   EXPECT_EQ(held.post("HTTP/1.1 200 OK\r\n\r\nran to the end").status, 204)
       << "a body without Content-Length runs to the end of the message/http body";
   EXPECT_EQ(held.client.read_response().body, "ran to the end") << held.client.transcript();
