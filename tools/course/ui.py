@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 _COLOUR = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None and os.environ.get("TERM") != "dumb"
 PASS = "✓"
@@ -50,14 +51,22 @@ def error(text: str) -> None:
 
 
 class Progress:
-    """A single status line, rewritten in place on a terminal, silent otherwise."""
+    """A single status line, rewritten in place on a terminal. Elsewhere (a
+    log, a pipe) it writes the line as it is at most once every `every`
+    seconds, so that a long first build does not look like a hang."""
 
-    def __init__(self) -> None:
+    def __init__(self, every: float = 60.0, clock=time.monotonic) -> None:
         self.live = sys.stdout.isatty()
         self.width = 0
+        self.every = every
+        self.clock = clock
+        self.last = clock()
 
     def update(self, text: str) -> None:
         if not self.live:
+            if self.clock() - self.last >= self.every:
+                self.last = self.clock()
+                print(text.strip(), flush=True)
             return
         columns = os.get_terminal_size().columns if self.live else 80
         text = text[: max(10, columns - 1)]
