@@ -105,6 +105,10 @@ arrival read_request(connection& c) {
   for (;;) {
     const http::step s = c.parser.next(c.in.unparsed());
     c.in.used(s.used);
+    // Bytes of this request that came with an earlier one's: its time starts
+    // now, or a pipelined head whose body never comes would wait for the
+    // idle timeout instead (read_more() sees no unparsed byte after it).
+    if (s.used > 0 && !deadline) deadline = clock::now() + c.options.request_timeout;
     switch (s.what) {
     case http::event::head: {
       // What follows the head needs room in the buffer: a body's pieces are

@@ -7,6 +7,7 @@
 #include "rdv/test/slow_reader.hpp"
 
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -53,7 +54,8 @@ TEST(BadInput, GetsTheParsersStatusAndTheConnectionCloses) {
 TEST(Timeouts, AnswersASlowRequestWith408) {
   explained_in("ch07-timeouts");
   rdv::web::server_options options;
-  options.request_timeout = 200ms;  // the timeout under test; the client waits up to 10 s
+  options.request_timeout = 200ms;               // the timeout under test; the client waits 10 s
+  options.idle_timeout = std::chrono::hours(1);  // not a read's limit once a request has begun
   ch07::server s(ch07::seven_bytes, options);
   rdv::test::client c(s.thread);
   c.send("GET /test HTTP/1.1\r\nHost: x\r\n");  // ... and never the blank line: slow-loris
@@ -85,6 +87,30 @@ TEST(Timeouts, ARequestTricklingInIsCutOffAtItsDeadline) {
            "its 300 ms have passed\n"
         << c.transcript();
     EXPECT_TRUE(c.received().starts_with("HTTP/1.1 408 ")) << c.transcript();
+  }
+}
+
+// A request whose first bytes came behind an earlier request's, in the same
+// read, has begun: its time runs from then, whether the parser stopped in
+// its head (the bytes wait, unparsed) or after it (a body still to come).
+TEST(Timeouts, ARequestThatCameBehindAnotherHasBegun) {
+  explained_in("ch07-timeouts");
+  rdv::web::server_options options;
+  options.request_timeout = 300ms;               // the timeout under test
+  options.idle_timeout = std::chrono::hours(1);  // what a request that has not begun may take
+  ch07::server s(ch07::seven_bytes, options);
+  for (const std::string_view behind :
+       {"GET /test HTTP/1.1\r\nHo",
+        "POST /test HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n"}) {
+    rdv::test::client c(s.thread);  // waits up to 10 s for each answer
+    c.send(std::string(get) + std::string(behind));
+    expect_seven_bytes(c, "keep-alive");
+    const auto r = c.read_response();
+    EXPECT_EQ(r.status, 408) << "the second request began with the first one's read, and then "
+                                "nothing more came: 408 once its 300 ms have passed, not a quiet "
+                                "close after the idle timeout\n"
+                             << c.transcript();
+    EXPECT_TRUE(c.wait_closed()) << c.transcript();
   }
 }
 
@@ -178,6 +204,24 @@ TEST(ConnectionCap, AnswersConnectionsBeyondTheCapWith503) {
   EXPECT_TRUE(served) << "a place freed by a closed connection should be given to a new one";
 }
 
+TEST(ConnectionCap, RefusedClientsThatLingerHoldUpNoOther) {
+  explained_in("ch07-cap");
+  // After its 503, a refusal waits up to a second for its client to close
+  // (drain_and_close()). Twenty clients that linger would keep an acceptor
+  // that waited itself busy for twenty seconds; the next client waits ten.
+  ch07::server s(ch07::seven_bytes, {.max_connections = 1});
+  rdv::test::client holder(s.thread);
+  holder.send(get);
+  expect_seven_bytes(holder, "keep-alive");                   // the one place is taken
+  std::vector<std::unique_ptr<rdv::test::client>> lingering;  // refused; never read nor close
+  for (int i = 0; i < 20; ++i) lingering.push_back(std::make_unique<rdv::test::client>(s.thread));
+  rdv::test::client next(s.thread);  // accepted after them
+  const auto r = next.read_response();
+  EXPECT_EQ(r.status, 503) << "refused clients that linger kept the acceptor from refusing the "
+                              "next one: answer each 503 in a process of its own (refuse())\n"
+                           << next.transcript();
+}
+
 TEST(ConnectionCap, AClientThatLeavesBetweenRequestsGivesItsPlaceUpAtOnce) {
   explained_in("ch07-timeouts");
   rdv::web::server_options options;
@@ -205,6 +249,27 @@ TEST(SlowReaders, AreDroppedWhenTheyTakeNothingForTheSendTimeout) {
   rdv::test::client next(s.thread);  // and the server goes on
   next.send(get);
   expect_seven_bytes(next, "keep-alive");
+}
+
+TEST(SlowReaders, AreDroppedEvenWhenTheySentNothingMore) {
+  explained_in("ch07-slow-readers");
+  // One request, and an answer of 16 MiB that the client does not read: no
+  // request waits unread in the server's socket, so only a reset (drop())
+  // ends the connection; a plain close would queue its FIN behind the
+  // unsent answer, and the kernel would go on trying to deliver both.
+  const std::string big(16 << 20, 'x');
+  ch07::server s(
+      [&big](rdv::web::request&) {
+        rdv::web::response r;
+        r.body = big;
+        return r;
+      },
+      {.send_timeout = 300ms});
+  const rdv::test::slow_reader reader(s.thread.port(), get, get.size());
+  EXPECT_EQ(reader.sent(), get.size());
+  EXPECT_TRUE(reader.dropped_within(10s))
+      << "a client that read none of a 16 MiB answer should be reset 300 ms after the server's "
+         "writes stall, though it sent nothing after its request";
 }
 
 TEST(SlowReaders, CannotHoldEveryConnectionForEver) {

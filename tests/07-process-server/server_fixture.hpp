@@ -15,6 +15,8 @@
 #include <cctype>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 namespace ch07 {
 
@@ -24,6 +26,27 @@ inline rdv::web::response seven_bytes(rdv::web::request&) {
   r.fields = {{"Content-Type", "text/plain"}};
   r.body = "1234567";
   return r;
+}
+
+// The flags that give chapter 7's program the `options` a test set (those
+// that differ from its defaults), for a failure's "try it by hand".
+inline std::string flags_for(const rdv::web::server_options& options) {
+  const rdv::web::server_options defaults;
+  std::string flags;
+  const auto add = [&flags](std::string_view flag, auto given, auto otherwise) {
+    if (given == otherwise) return;
+    if (!flags.empty()) flags += ' ';
+    if constexpr (std::is_arithmetic_v<decltype(given)>) {
+      ((flags += flag) += ' ') += std::to_string(given);
+    } else {
+      ((flags += flag) += ' ') += std::to_string(given.count());
+    }
+  };
+  add("--idle-ms", options.idle_timeout, defaults.idle_timeout);
+  add("--request-ms", options.request_timeout, defaults.request_timeout);
+  add("--send-timeout-ms", options.send_timeout, defaults.send_timeout);
+  add("--max-connections", options.max_connections, defaults.max_connections);
+  return flags;
 }
 
 // A server under test, with its log.
@@ -45,7 +68,7 @@ struct server {
                   });
                   return std::shared_ptr<void>(node);
                 }),
-            {rdv::test::course_run("07"), 8087}) {}
+            {rdv::test::course_run("07", flags_for(options)), 8087}) {}
 };
 
 inline std::string lowercase(std::string text) {

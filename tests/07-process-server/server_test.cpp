@@ -89,17 +89,39 @@ TEST(ProcessServer, ClosesInOrderAfterAClientThatSentMoreThanItsLastRequest) {
 
 TEST(ProcessServer, HangsUpWithoutAWordWhenTheHandlerSaysSo) {
   explained_in("ch07-connection");
-  ch07::server s([](rdv::web::request&) {
+  ch07::server s([](rdv::web::request& request) {
+    if (request.head.target != "/gone") return ch07::seven_bytes(request);
     rdv::web::response gone;
     gone.hang_up = true;  // as chapter 10 answers for a held client that left
     return gone;
   });
   rdv::test::client c(s.thread);
-  c.send(get);
+  c.send(get);  // first an answer, so that a server that serves nothing cannot pass
+  expect_seven_bytes(c, "keep-alive");
+  const std::size_t answered = c.received().size();
+  c.send("GET /gone HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(how_it_ended(c), "reset")
       << "a connection whose handler hangs up is dropped: nothing is left for the kernel to send\n"
       << c.transcript();
-  EXPECT_EQ(c.received(), "") << "a handler that hangs up sends nothing\n" << c.transcript();
+  EXPECT_EQ(c.received().size(), answered) << "a handler that hangs up sends nothing\n"
+                                           << c.transcript();
+}
+
+TEST(ProcessServer, ClosesWhenTheResponseAsks) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request& request) {
+    rdv::web::response r = ch07::seven_bytes(request);
+    r.close = true;  // as a handler that is done with this client does
+    return r;
+  });
+  rdv::test::client c(s.thread);
+  c.send(std::string(get) + std::string(get));  // a second request, which must go unanswered
+  const auto r = c.read_response();
+  EXPECT_EQ(r.status, 200) << c.transcript();
+  EXPECT_EQ(ch07::lowercase(r.field("Connection")), "close") << c.transcript();
+  EXPECT_TRUE(c.wait_closed()) << "the response asked to close the connection\n" << c.transcript();
+  EXPECT_EQ(c.received().find("HTTP/1.1", 1), std::string::npos) << "one answer, then the close\n"
+                                                                 << c.transcript();
 }
 
 TEST(ProcessServer, AnswersPipelinedRequestsInOrder) {

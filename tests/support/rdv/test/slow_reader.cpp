@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -32,7 +33,7 @@ slow_reader::slow_reader(std::uint16_t port, std::string_view request, std::size
   while (sent_ < most) {
     pollfd writable{fd_, POLLOUT, 0};
     if (::poll(&writable, 1, 500) != 1) break;
-    const auto n = ::send(fd_, burst.data(), burst.size(), MSG_NOSIGNAL);
+    const auto n = ::send(fd_, burst.data(), std::min(burst.size(), most - sent_), MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
     if (n <= 0) break;  // reset already: dropped() will say so
     sent_ += static_cast<std::size_t>(n);
