@@ -249,7 +249,8 @@ def check_chapter(number: str, junit: str | None = None) -> int:
     """Runs the learner's exercises of chapter NN in detail; its result is
     the command's. Then the chapters before it, one line each, as progress
     only: each chapter's exercises stand on the *solutions* of the chapters
-    before it, so they can be done in any order."""
+    before it, so they can be done in any order. An earlier chapter never
+    checked is not built for its line, which only says so."""
     target = _coded(number)
     _setup("dev", command="check")
     earlier = [c for c in chapters.coded_chapters() if c.number < target.number]
@@ -309,10 +310,18 @@ _BUILD_LOCK = threading.Lock()
 CHECK_SHARDS = 4
 
 
-def _progress_run(chapter: chapters.Chapter) -> gtest.Run | None:
+# What _progress_run() gives for a chapter whose exercises were never built.
+NOT_CHECKED = "not checked yet"
+
+
+def _progress_run(chapter: chapters.Chapter) -> gtest.Run | str | None:
     """Runs an earlier chapter's exercise tests, quietly; None if its code
-    does not compile. (Ninja takes a lock on the build directory: the
-    builds of chapters run one after another, the tests side by side.)"""
+    does not compile, NOT_CHECKED if its tests were never built (a learner
+    who starts at a later chapter does not wait for every earlier one to
+    build). (Ninja takes a lock on the build directory: the builds of
+    chapters run one after another, the tests side by side.)"""
+    if not _test_binary("dev", chapter, True).exists():
+        return NOT_CHECKED
     with _BUILD_LOCK:
         try:
             build.build("dev", [chapter.exercise_test_target], quiet=True)
@@ -321,8 +330,12 @@ def _progress_run(chapter: chapters.Chapter) -> gtest.Run | None:
     return gtest.run(_test_binary("dev", chapter, True), f"ch{chapter.number}")
 
 
-def _progress_line(chapter: chapters.Chapter, run: gtest.Run | None) -> bool:
+def _progress_line(chapter: chapters.Chapter, run: gtest.Run | str | None) -> bool:
     """One line on an earlier chapter's exercises; returns whether they pass."""
+    if run == NOT_CHECKED:
+        ui.say(f"{ui.dim(ui.SKIP)} {chapter.number} {chapter.title}: {NOT_CHECKED}"
+               + ui.dim(f"  (./course check {chapter.number})"))
+        return False
     if run is None:
         ui.say(f"{ui.dim(ui.SKIP)} {chapter.number} {chapter.title}: your code does not compile yet"
                + ui.dim(f"  (./course check {chapter.number})"))
