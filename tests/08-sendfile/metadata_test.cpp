@@ -163,6 +163,18 @@ TEST(Preconditions, FollowTheOrderOfRfc9110) {
        {.if_match = "\"abc\"", .if_none_match = "\"abc\""},
        true,
        precondition::not_modified},
+      {"If-Match fails, whatever If-None-Match says",
+       {.if_match = "\"old\"", .if_none_match = "\"abc\""},
+       true,
+       precondition::failed},
+      {"If-Unmodified-Since fails, whatever If-Modified-Since says",
+       {.if_modified_since = same, .if_unmodified_since = before},
+       true,
+       precondition::failed},
+      {"If-Unmodified-Since not a date",
+       {.if_unmodified_since = "soon"},
+       true,
+       precondition::proceed},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(rdv::http::evaluate(c.conditions, c.get_or_head, file), c.expected) << c.what;

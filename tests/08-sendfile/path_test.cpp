@@ -36,6 +36,7 @@ TEST(TargetPath, DecodesEachSegmentOnceAndJoinsThem) {
       {"/a%20b.html", "a b.html", false},
       {"/caf%C3%A9.txt", "caf\xC3\xA9.txt", false},
       {"/%41%42c", "ABc", false},
+      {"/a+b.txt", "a+b.txt", false},  // a plus in a path is a plus; only a form encodes a space so
       {"//etc/passwd", "etc/passwd", false},  // empty segments skipped: inside the root
       {"/./a/./b/", "a/b", true},
       {"/a/..b/c..", "a/..b/c..", false},  // not ".." segments
@@ -87,6 +88,8 @@ TEST(TargetPath, RefusesEverySpellingOfTheParentAndOfHiddenSeparators) {
       {"/%2e%2e/etc/passwd", 403},
       {"/%2E%2e/etc/passwd", 403},
       {"/.%2e/etc/passwd", 403},
+      {"/%2e./etc/passwd", 403},
+      {"/docs/%2E./%2e./etc/passwd", 403},
       {"/a%2fb", 403},
       {"/a%2F..%2F..%2Fetc%2Fpasswd", 403},
       {"/%2Fetc/passwd", 403},
