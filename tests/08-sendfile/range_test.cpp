@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <ostream>
 #include <vector>
 
 namespace {
@@ -30,6 +31,16 @@ const char* name(range_decision::kind k) {
   }
   return "?";
 }
+
+}  // namespace
+
+// How GoogleTest shows a decision in a failed comparison: by name, not as a
+// number.
+namespace rdv::http {
+void PrintTo(range_decision::kind k, std::ostream* out) { *out << name(k); }
+}  // namespace rdv::http
+
+namespace {
 
 TEST(Range, AnswersOneRangeOfEachForm) {
   explained_in("ch08-ranges");

@@ -8,6 +8,7 @@ import datetime
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -148,7 +149,7 @@ def _report(run: gtest.Run, title: str, show_behaviours: bool = True) -> bool:
             mark = ui.green(ui.PASS) if ok else ui.red(ui.FAIL)
             ui.say(f"  {mark} {label}")
     if run.crashed:
-        ui.say(ui.red(f"  {ui.FAIL} the tests crashed; the last thing they printed:"))
+        ui.say(ui.red(f"  {ui.FAIL} the tests crashed, or hung and were stopped; the last thing they printed:"))
         for line in run.crashed.splitlines()[-40:]:
             ui.say("    " + line)
     return run.passed
@@ -528,18 +529,31 @@ ASAN_CONTEXT_WARNING = "ASan doesn't fully support makecontext/swapcontext"
 
 def _run_program(argv: list[str]) -> int:
     """Runs one of the course's programs until it ends or Ctrl-C stops it,
-    passing its standard error on without the ASan context warning."""
-    with subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, errors="replace") as child:
-        try:
-            for line in child.stderr:
-                if ASAN_CONTEXT_WARNING not in line:
-                    sys.stderr.write(line)
-                    sys.stderr.flush()
-            return child.wait()
-        except KeyboardInterrupt:  # from a terminal the program got the SIGINT too
-            child.terminate()      # and if not (a signal sent to us alone), it stops now
-            child.wait()
-            return 0
+    passing its standard error on without the ASan context warning. A
+    SIGTERM or SIGHUP sent to this command goes on to the program, which
+    stops as it does for its own (else it would be left running, orphaned)."""
+    child: subprocess.Popen | None = None
+
+    def forward(number: int, _frame) -> None:
+        if child is not None and child.poll() is None:
+            child.send_signal(number)
+
+    previous = {number: signal.signal(number, forward) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        with subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, errors="replace") as child:
+            try:
+                for line in child.stderr:
+                    if ASAN_CONTEXT_WARNING not in line:
+                        sys.stderr.write(line)
+                        sys.stderr.flush()
+                return child.wait()
+            except KeyboardInterrupt:  # from a terminal the program got the SIGINT too
+                child.terminate()      # and if not (a signal sent to us alone), it stops now
+                child.wait()
+                return 0
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
