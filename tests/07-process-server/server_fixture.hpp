@@ -16,7 +16,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <type_traits>
 
 namespace ch07 {
 
@@ -33,19 +32,18 @@ inline rdv::web::response seven_bytes(rdv::web::request&) {
 inline std::string flags_for(const rdv::web::server_options& options) {
   const rdv::web::server_options defaults;
   std::string flags;
-  const auto add = [&flags](std::string_view flag, auto given, auto otherwise) {
-    if (given == otherwise) return;
+  const auto add = [&flags](std::string_view flag, bool differs, long long value) {
+    if (!differs) return;
     if (!flags.empty()) flags += ' ';
-    if constexpr (std::is_arithmetic_v<decltype(given)>) {
-      ((flags += flag) += ' ') += std::to_string(given);
-    } else {
-      ((flags += flag) += ' ') += std::to_string(given.count());
-    }
+    flags.append(flag).append(" ").append(std::to_string(value));
   };
-  add("--idle-ms", options.idle_timeout, defaults.idle_timeout);
-  add("--request-ms", options.request_timeout, defaults.request_timeout);
-  add("--send-timeout-ms", options.send_timeout, defaults.send_timeout);
-  add("--max-connections", options.max_connections, defaults.max_connections);
+  add("--idle-ms", options.idle_timeout != defaults.idle_timeout, options.idle_timeout.count());
+  add("--request-ms", options.request_timeout != defaults.request_timeout,
+      options.request_timeout.count());
+  add("--send-timeout-ms", options.send_timeout != defaults.send_timeout,
+      options.send_timeout.count());
+  add("--max-connections", options.max_connections != defaults.max_connections,
+      static_cast<long long>(options.max_connections));
   return flags;
 }
 

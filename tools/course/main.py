@@ -333,12 +333,9 @@ def _progress_run(chapter: chapters.Chapter) -> gtest.Run | str | None:
 
 def _progress_line(chapter: chapters.Chapter, run: gtest.Run | str | None) -> bool:
     """One line on an earlier chapter's exercises; returns whether they pass."""
-    if run == NOT_CHECKED:
-        ui.say(f"{ui.dim(ui.SKIP)} {chapter.number} {chapter.title}: {NOT_CHECKED}"
-               + ui.dim(f"  (./course check {chapter.number})"))
-        return False
-    if run is None:
-        ui.say(f"{ui.dim(ui.SKIP)} {chapter.number} {chapter.title}: your code does not compile yet"
+    if not isinstance(run, gtest.Run):
+        why = NOT_CHECKED if run == NOT_CHECKED else "your code does not compile yet"
+        ui.say(f"{ui.dim(ui.SKIP)} {chapter.number} {chapter.title}: {why}"
                + ui.dim(f"  (./course check {chapter.number})"))
         return False
     mark = ui.green(ui.PASS) if run.passed else ui.dim(ui.SKIP)
