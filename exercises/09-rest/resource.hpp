@@ -26,8 +26,8 @@ public:
   virtual std::vector<std::string_view> representations(std::string_view path) const = 0;
 
   /// Answers an allowed request other than OPTIONS, with the representation
-  /// of type `media_type` chosen by negotiation. The router adds
-  /// Content-Type and Vary.
+  /// of type `media_type` chosen by negotiation. The router adds Vary, and
+  /// Content-Type unless the answer has one.
   virtual web::response respond(web::request& request, std::string_view path,
                                 std::string_view media_type) = 0;
 };

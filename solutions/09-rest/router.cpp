@@ -92,8 +92,14 @@ web::response router::handle(web::request& request) {
   }
   const auto offered = target->representations(path);
   if (method == "OPTIONS") return options_answer(allowed, offered);
-  std::optional<accept_list> accept;
-  if (const auto field = request.head.fields.find("Accept")) accept = parse_accept(*field);
+  std::optional<accept_list> accept;  // its field lines, in order, are one list
+  for (const auto field : request.head.fields) {
+    if (!http::iequals(field.name, "Accept")) continue;
+    accept_list more = parse_accept(field.value);
+    if (!accept) accept.emplace();
+    accept->malformed = accept->malformed || more.malformed;
+    for (auto& range : more.ranges) accept->ranges.push_back(std::move(range));
+  }
   const auto chosen = negotiate(accept, offered);
   if (!chosen) {  // 406 says what would have been acceptable
     web::response r = options_answer(allowed, offered);

@@ -100,6 +100,9 @@ TEST(Negotiation, ChoosesWhatTheClientPrefers) {
       {"text/html", std::nullopt},                               // 406
       {"application/*;q=0", std::nullopt},                       // 406
       {"text/html, application/xml;q=0.001", "application/xml"},
+      {"text/xml", std::nullopt},  // the subtype matches only under its own type
+      {"application/xml, garbage", "application/xml"},   // a bad element costs only itself
+      {"text/html, garbage", std::nullopt},              // the rest still refuses both
       {"APPLICATION/XML", "application/xml"},            // case-insensitive
       {"application/json;charset=utf-8", std::nullopt},  // parameters must match
       {"nonsense", "application/json"},                  // nothing usable: disregarded

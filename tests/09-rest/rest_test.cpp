@@ -88,6 +88,20 @@ TEST(Resource, Answers405WithAllowForAWrongMethod) {
   const auto item = s.ask("POST /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
   EXPECT_EQ(item.status, 405) << item.raw;
   EXPECT_EQ(item.field("Allow"), "GET, HEAD, PUT, OPTIONS") << item.raw;
+  // The method comes first: a client that also accepts nothing on offer
+  // still learns which methods it may use.
+  const auto refused = s.ask("DELETE /chapters HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\n\r\n");
+  EXPECT_EQ(refused.status, 405) << refused.raw;
+  EXPECT_EQ(refused.field("Allow"), "GET, HEAD, OPTIONS") << refused.raw;
+  // Methods are case-sensitive (RFC 9110, section 9.1): "put" is not PUT.
+  const auto before = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto lowercase =
+      s.ask("put /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Length: 17\r\n\r\n{\"status\":\"done\"}");
+  EXPECT_EQ(lowercase.status, 405) << lowercase.raw;
+  EXPECT_EQ(lowercase.field("Allow"), "GET, HEAD, PUT, OPTIONS") << lowercase.raw;
+  const auto after = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(after.body, before.body) << "a method that is not PUT changes nothing\n" << after.raw;
 }
 
 TEST(Resource, Answers404ForWhatIsNotThere) {
@@ -96,6 +110,33 @@ TEST(Resource, Answers404ForWhatIsNotThere) {
   EXPECT_EQ(s.ask("GET /chapters/42 HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
   EXPECT_EQ(s.ask("GET /chaptersX HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
   EXPECT_EQ(s.ask("GET / HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
+  const auto options = s.ask("OPTIONS /chapters/42 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(options.status, 404) << "no resource, so nothing to tell about it\n" << options.raw;
+}
+
+TEST(Resource, IsFoundByThePathWithoutTheQuery) {
+  explained_in("ch09-methods");
+  rest_server s;
+  const auto r = s.ask("GET /chapters/03?fields=title HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(r.status, 200) << r.raw;
+  EXPECT_EQ(s.ask("GET /chapters/42?fields=title HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
+}
+
+TEST(Resource, ReadsAcceptInAnyCaseAndFromEveryLine) {
+  explained_in("ch09-accept");
+  rest_server s;
+  const auto lowercase =
+      s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\naccept: application/xml\r\n\r\n");
+  EXPECT_EQ(lowercase.field("Content-Type"), "application/xml")
+      << "field names are case-insensitive\n"
+      << lowercase.raw;
+  const auto two_lines = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: "
+                               "text/html\r\nAccept: application/xml\r\n\r\n");
+  EXPECT_EQ(two_lines.status, 200) << "two Accept lines are one list\n" << two_lines.raw;
+  EXPECT_EQ(two_lines.field("Content-Type"), "application/xml") << two_lines.raw;
+  const auto refusing_lines = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: "
+                                    "*/*\r\nAccept: application/json;q=0\r\n\r\n");
+  EXPECT_EQ(refusing_lines.field("Content-Type"), "application/xml") << refusing_lines.raw;
 }
 
 TEST(Options, OnAResourceTellsItsMethodsAndRepresentations) {
@@ -105,6 +146,10 @@ TEST(Options, OnAResourceTellsItsMethodsAndRepresentations) {
   EXPECT_EQ(r.status, 200) << r.raw;
   EXPECT_EQ(r.field("Allow"), "GET, HEAD, PUT, OPTIONS") << r.raw;
   EXPECT_EQ(r.body, "application/json\napplication/xml\n") << r.raw;
+  // OPTIONS is not negotiated: its answer is this plain text whatever Accept says.
+  const auto picky = s.ask("OPTIONS /chapters/05 HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\n\r\n");
+  EXPECT_EQ(picky.status, 200) << picky.raw;
+  EXPECT_EQ(picky.field("Allow"), "GET, HEAD, PUT, OPTIONS") << picky.raw;
 }
 
 TEST(Options, StarAsksAboutTheWholeServer) {
@@ -188,6 +233,17 @@ TEST(Head, HasTheHeadOfGetWithoutTheBody) {
   EXPECT_EQ(head.status, 200) << head.raw;
   EXPECT_EQ(head.field("Content-Length"), std::to_string(get.body.size())) << head.raw;
   EXPECT_TRUE(head.body.empty()) << head.raw;
+  // Negotiated as GET is: the same type, length and Vary, and the same 406.
+  const auto xml = "/chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: application/xml\r\n\r\n";
+  const auto get_xml = s.ask(std::string("GET ") + xml);
+  const auto head_xml = s.ask(std::string("HEAD ") + xml, true);
+  EXPECT_EQ(head_xml.status, 200) << head_xml.raw;
+  EXPECT_EQ(head_xml.field("Content-Type"), "application/xml") << head_xml.raw;
+  EXPECT_EQ(head_xml.field("Content-Length"), std::to_string(get_xml.body.size())) << head_xml.raw;
+  EXPECT_EQ(head_xml.field("Vary"), "Accept") << head_xml.raw;
+  const auto refused =
+      s.ask("HEAD /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\n\r\n", true);
+  EXPECT_EQ(refused.status, 406) << refused.raw;
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ Rendezvous: Erlang-style web servers in C++20, one chapter at a time.
   ./course book              build the book and serve it on http://127.0.0.1:8000
   ./course test [NN]         run the tests against the reference solutions
   ./course test --soak       the long reliability runs (chapter 10's 100,000 rendezvous)
-  ./course check NN          check your exercises of chapter NN (and those before it)
+  ./course check NN          check chapter NN's exercises, and again the earlier ones you checked
   ./course check NN --further   ... the chapter's checked Going-further item
   ./course progress          how far you are, chapter by chapter
   ./course watch NN          re-check chapter NN whenever you save a file of it
