@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -264,6 +265,33 @@ TEST(Scheduler, SelfOutsideAProcessIsAnError) {
   EXPECT_EQ(&scheduler::current(), &node);
 }
 
+TEST(Scheduler, ASpawnWithoutAStackLeavesNothingBehind) {
+  explained_in("ch03-spawn");
+  scheduler node({.stacks = {.size = std::size_t{1} << 40}});  // more than the address space
+  EXPECT_THROW(node.spawn([] {}), std::system_error);
+  EXPECT_EQ(node.process_count(), 0u);
+  node.run();  // nothing to run: the process that could not start is in no line
+  EXPECT_EQ(node.stacks().in_use(), 0u);
+}
+
+TEST(Scheduler, TellsItsHookWhenAProcessBecomesRunnableOutsideRun) {
+  explained_in("ch03-spawn");
+  scheduler node;
+  int told = 0;
+  node.on_runnable([&told] { ++told; });
+  node.spawn([] {});
+  EXPECT_EQ(told, 1) << "a spawn puts the process in line through make_runnable(), which "
+                        "tells the hook (chapter 6's event loop) that there is work";
+  node.spawn([] {});
+  EXPECT_EQ(told, 1) << "once until run() starts again";
+  const pid waiter = node.spawn([] { receive<int>(); });
+  node.run();
+  node.send(waiter, 7);  // from outside run(): a wake-up
+  EXPECT_EQ(told, 2);
+  node.run();
+  EXPECT_EQ(node.process_count(), 0u);
+}
+
 TEST(Stacks, AGuardPageStopsAStackOverflow) {
   explained_in("ch03-guard");
   if (!stack_pool({.size = 64 * 1024, .guard_pages = true}).guarded()) {
@@ -273,6 +301,8 @@ TEST(Stacks, AGuardPageStopsAStackOverflow) {
   EXPECT_DEATH(
       {
         scheduler node({.stacks = {.size = 16 * 1024, .guard_pages = true}, .crash_log = nullptr});
+        node.spawn([] { receive<int>(); });  // the overflow is in the third stack, not the first
+        node.spawn([] { receive<int>(); });
         node.spawn([] {
           volatile char big[64 * 1024];  // more than the whole stack
           for (std::size_t i = sizeof big; i > 0; i -= 1024) big[i - 1] = 1;  // down to the guard

@@ -159,10 +159,32 @@ TEST_F(Processes, AMonitorOfAProcessThatEndedSaysNoproc) {
     const pid gone = spawn([] {});
     yield();  // let it end
     monitor(gone);
-    told = receive<down>().reason.text();
+    const down d = receive<down>();
+    EXPECT_EQ(d.who, gone) << "the down names the process watched";
+    told = d.reason.text();
   });
   node.run();
   EXPECT_EQ(told, "noproc");
+}
+
+TEST_F(Processes, EachMonitorIsItsOwn) {
+  explained_in("ch03-monitors");
+  int downs = 0;
+  node.spawn([&] {
+    const pid worker = spawn([] { receive<std::string>(); });
+    monitor(worker);
+    monitor(worker);
+    EXPECT_EQ(node.monitor_count(), 2u) << "two monitor() calls make two monitors, as in Erlang";
+    demonitor(worker);  // undoes one of them
+    send(worker, std::string("finish"));
+    for (;;) {  // waits for ever after the last down
+      receive<down>();
+      ++downs;
+    }
+  });
+  node.run();
+  EXPECT_EQ(downs, 1) << "the monitor not undone fires";
+  EXPECT_EQ(node.monitor_count(), 0u);
 }
 
 }  // namespace

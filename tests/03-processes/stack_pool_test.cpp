@@ -13,8 +13,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <system_error>
 #include <vector>
 
 namespace {
@@ -98,6 +104,97 @@ TEST(StackPool, CommitsMemoryOnlyForThePagesAProcessTouches) {
   *near_top = 1;  // a process's first frame
   EXPECT_EQ(resident_pages(s, stack_size), 1u) << "touching one byte should commit one page";
   pool.deallocate(s);
+}
+
+// The flags the kernel keeps for the mapping that holds `address` (the
+// VmFlags line of /proc/self/smaps: "nr" no reserve, "nh" no huge pages).
+std::string mapping_flags(std::uintptr_t address) {
+  std::ifstream smaps("/proc/self/smaps");
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t first = 0, end = 0;
+    char dash = 0;
+    if (std::istringstream range(line); range >> std::hex >> first >> dash >> end && dash == '-') {
+      inside = first <= address && address < end;
+    } else if (inside && line.starts_with("VmFlags:")) {
+      return line.substr(8) + " ";
+    }
+  }
+  return "(no mapping)";
+}
+
+std::string first_line_of(const char* path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+TEST(StackPool, ReservesAddressSpaceInSmallPagesNotMemory) {
+  explained_in("ch03-stacks");
+  stack_pool pool({.size = stack_size});
+  stack_context s = pool.allocate();
+  const std::string flags = mapping_flags(top(s) - 1);
+  // With vm.overcommit_memory = 2 the kernel reserves memory for every
+  // mapping, MAP_NORESERVE or not, and says so.
+  if (first_line_of("/proc/sys/vm/overcommit_memory") != "2") {
+    EXPECT_NE(flags.find(" nr "), std::string::npos)
+        << "the region should be reserved with MAP_NORESERVE, so that it counts against no "
+           "commit limit; its VmFlags in /proc/self/smaps are:"
+        << flags;
+  }
+  if (std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled")) {
+    EXPECT_NE(flags.find(" nh "), std::string::npos)
+        << "the region should refuse huge pages (MADV_NOHUGEPAGE), or a 2 MiB page makes 32 "
+           "stacks cost 64 KiB each where THP is \"always\"; its VmFlags in /proc/self/smaps are:"
+        << flags;
+  }
+  pool.deallocate(s);
+}
+
+TEST(StackPool, ARegionThatCannotBeReservedIsAnError) {
+  explained_in("ch03-stacks");
+  // 4,096 stacks of a TiB each: more address space than a process has.
+  stack_pool pool({.size = std::size_t{1} << 40});
+  try {
+    pool.allocate();
+    ADD_FAILURE() << "a region the kernel refuses should throw std::system_error, not hand out "
+                     "a stack";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), ENOMEM) << "the error should be mmap's own errno: " << e.what();
+  }
+  EXPECT_EQ(pool.in_use(), 0u) << "nothing was handed out";
+}
+
+// Whether the byte at `address` can be read, asked of the kernel (write(2)
+// from it into a pipe says EFAULT where a read would fault), so that a
+// guard page is found without a crash.
+bool readable(std::uintptr_t address) {
+  int pipe_ends[2];
+  if (::pipe(pipe_ends) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  const bool ok = ::write(pipe_ends[1], reinterpret_cast<const void*>(address), 1) == 1;
+  ::close(pipe_ends[0]);
+  ::close(pipe_ends[1]);
+  return ok;
+}
+
+TEST(StackPool, EveryStackHasItsGuardPage) {
+  explained_in("ch03-guard");
+  stack_pool pool({.size = stack_size, .guard_pages = true});
+  if (!pool.guarded()) {
+    GTEST_SKIP() << "this kernel has no MADV_GUARD_INSTALL (Linux 6.13 or later)";
+  }
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<stack_context> stacks;
+  for (int i = 0; i < 4096 + 2; ++i) stacks.push_back(pool.allocate());  // into a second region
+  for (std::size_t i = 0; i < stacks.size(); ++i) {
+    const stack_context& s = stacks[i];
+    ASSERT_EQ(s.size, stack_size - page) << "stack " << i << ": its slot less the guard page";
+    const std::uintptr_t lowest = top(s) - s.size;
+    ASSERT_TRUE(readable(lowest)) << "stack " << i << ": its own lowest byte";
+    ASSERT_FALSE(readable(lowest - 1)) << "stack " << i << " has no guard page below it";
+  }
+  for (auto& s : stacks) pool.deallocate(s);
 }
 
 // Touches `depth` KiB of stack below the caller, one frame per KiB, and

@@ -79,7 +79,7 @@ def run(binary: Path, label: str, timeout: float = 1800, extra_args: list[str] |
             output = out.decode(errors="replace") if isinstance(out, bytes) else out
             status = -1
             output += f"\n(the tests were stopped after {timeout:.0f} s)"
-        tests = _read_report(report, output) if report.exists() else []
+        tests = _read_report(report, output) if report.exists() else _read_output(output)
         crashed = ""
         if not report.exists() or status < 0 or (status != 0 and all(t.passed for t in tests)):
             crashed = _crash_summary(output)
@@ -166,12 +166,54 @@ def first_stub(run: "Run") -> re.Match | None:
     return None
 
 
+# A test GoogleTest finished, as its output says: "[       OK ] Suite.Name (3 ms)".
+_ENDED = re.compile(r"^\[ +(OK|FAILED|SKIPPED) +\] (\S+)\.(\S+) \((\d+) ms\)$", re.M)
+
+
+def _read_output(output: str) -> list[Test]:
+    """The tests that ended before the binary died without its report: what
+    they printed between their RUN and their end is their failure."""
+    tests = []
+    for ended in _ENDED.finditer(output):
+        result, suite, name, ms = ended.groups()
+        started = output.rfind(f"[ RUN      ] {suite}.{name}\n", 0, ended.start())
+        printed = output[started:ended.start()].split("\n", 1)[-1].strip() if started >= 0 else ""
+        skipped = (skip_reason(output, f"{suite}.{name}") or "skipped") if result == "SKIPPED" else ""
+        tests.append(Test(suite, name, result != "FAILED", [printed] if result == "FAILED" else [],
+                          "", int(ms) / 1000, skipped))
+    last = re.findall(r"^\[ RUN      \] (\S+)\.(\S+)$", output, re.M)
+    if last and not any((t.suite, t.name) == last[-1] for t in tests):
+        tests.append(Test(*last[-1], False, ["it did not end: the tests crashed, or hung and were "
+                                             "stopped, while it ran (what they printed is above)"], "", 0))
+    return tests
+
+
 def _crash_summary(output: str) -> str:
     """What the binary printed last, from the test it was running when it died."""
     started = output.rfind("[ RUN      ]")
     tail = output[started:] if started >= 0 else output
     lines = tail.strip().splitlines()
-    return "\n".join(lines[:80]) if lines else "(no output)"
+    return "\n".join(lines[:400]) if lines else "(no output)"
+
+
+# Where a sanitizer's report of an error begins, and a warning that every
+# AddressSanitizer run with fibers prints, which says nothing of the error.
+_SANITIZER_REPORT = re.compile(r"^(==\d+==ERROR: |WARNING: ThreadSanitizer|SUMMARY: \w+Sanitizer|"
+                               r"\S+:\d+:\d+: runtime error: )")
+_FIBER_WARNING = "doesn't fully support makecontext/swapcontext"
+
+
+def crash_excerpt(crashed: str, most: int = 40) -> list[str]:
+    """The lines of a crash worth showing: a sanitizer's report from its
+    first line (the test that ran, then the report, and its summary line if
+    the report is longer), or else the last `most` lines."""
+    lines = [line for line in crashed.splitlines() if _FIBER_WARNING not in line]
+    report = next((i for i, line in enumerate(lines) if _SANITIZER_REPORT.match(line)), None)
+    if report is None:
+        return lines[-most:]
+    shown = ([lines[0]] if report > 0 and lines[0].startswith("[ RUN") else []) + lines[report:report + most]
+    summary = next((line for line in lines[report + most:] if line.startswith("SUMMARY: ")), None)
+    return shown + (["    ...", summary] if summary else [])
 
 
 def write_junit(runs: list[Run], path: Path) -> None:

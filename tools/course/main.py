@@ -150,7 +150,7 @@ def _report(run: gtest.Run, title: str, show_behaviours: bool = True) -> bool:
             ui.say(f"  {mark} {label}")
     if run.crashed:
         ui.say(ui.red(f"  {ui.FAIL} the tests crashed, or hung and were stopped; the last thing they printed:"))
-        for line in run.crashed.splitlines()[-40:]:
+        for line in gtest.crash_excerpt(run.crashed):
             ui.say("    " + line)
     return run.passed
 

@@ -1,4 +1,4 @@
-"""Reading GoogleTest's runs (tools/course/gtest.py): skips and stubs."""
+"""Reading GoogleTest's runs (tools/course/gtest.py): skips, stubs and crashes."""
 
 from __future__ import annotations
 
@@ -51,6 +51,47 @@ class Stubs(unittest.TestCase):
 
     def test_no_stub_no_name(self):
         self.assertIsNone(gtest.first_stub(gtest.Run("ch01", [test("A", False, ["expected 1, got 2"])])))
+
+
+CRASHED = """[ RUN      ] Mailbox.TakesInOrder
+[       OK ] Mailbox.TakesInOrder (1 ms)
+[ RUN      ] Mailbox.Fails
+/work/tests/03-processes/mailbox_test.cpp:40: Failure
+Expected equality of these values:
+[  FAILED  ] Mailbox.Fails (2 ms)
+[ RUN      ] Behaviour.Spawns
+==77==WARNING: ASan doesn't fully support makecontext/swapcontext functions and may produce false positives in some cases!
+==77==ERROR: AddressSanitizer: stack-use-after-scope on address 0x7f00 at pc 0x55 bp 0x7ffd sp 0x7ffc
+READ of size 8 at 0x7f00 thread T0
+""" + "".join(f"    #{i} 0x55 in frame{i} /work/x.cpp:{i}\n" for i in range(60)) + """
+SUMMARY: AddressSanitizer: stack-use-after-scope /work/x.ipp:48 in run_body
+==77==ABORTING
+"""
+
+
+class Crashes(unittest.TestCase):
+    def test_the_tests_that_ended_before_a_crash_are_read_from_the_output(self):
+        tests = gtest._read_output(CRASHED)
+        self.assertEqual([(t.full_name, t.passed) for t in tests],
+                         [("Mailbox.TakesInOrder", True), ("Mailbox.Fails", False),
+                          ("Behaviour.Spawns", False)])
+        self.assertIn("mailbox_test.cpp:40: Failure", tests[1].failures[0])
+        self.assertIn("did not end", tests[2].failures[0])
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from course import main
+        self.assertEqual(main._counts(gtest.Run("ch03", tests, "crashed")), "1/3 tests pass")
+
+    def test_a_sanitizer_report_is_shown_from_its_first_line_with_its_summary(self):
+        shown = gtest.crash_excerpt(gtest._crash_summary(CRASHED))
+        self.assertEqual(shown[0], "[ RUN      ] Behaviour.Spawns")
+        self.assertTrue(shown[1].startswith("==77==ERROR: AddressSanitizer: stack-use-after-scope"))
+        self.assertEqual(shown[-1], "SUMMARY: AddressSanitizer: stack-use-after-scope /work/x.ipp:48 in run_body")
+        self.assertFalse(any("makecontext" in line for line in shown))
+        self.assertLessEqual(len(shown), 43)
+
+    def test_without_a_sanitizer_report_the_last_lines_are_shown(self):
+        plain = "\n".join(f"line {i}" for i in range(100))
+        self.assertEqual(gtest.crash_excerpt(plain), [f"line {i}" for i in range(60, 100)])
 
 
 if __name__ == "__main__":
