@@ -20,7 +20,8 @@ std::string misuse(std::string_view call, std::string_view name, pid who, std::s
 void registry::add(std::string name, pid who) {
   // TODO(ch04.1, part 1 of 3): give a live process a name, unless the name or the process is taken
   // Hint: Which three things does Erlang's register/2 refuse? Check each one, and say
-  //   in the message what was expected and what was found. (more: ./course hint 04 1)
+  //   in the message what was expected and what was found. (node_ is the scheduler:
+  //   chapter 3 gave it a way to ask after a pid.) (more: ./course hint 04 1)
   (void)name; (void)who; (void)&misuse;
   throw rdv::todo("ch04.1", "give a live process a name, unless the name or the process is taken");
 }

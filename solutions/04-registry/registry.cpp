@@ -19,7 +19,8 @@ std::string misuse(std::string_view call, std::string_view name, pid who, std::s
 void registry::add(std::string name, pid who) {
   // EXERCISE ch04.1: give a live process a name, unless the name or the process is taken
   // HINT: Which three things does Erlang's register/2 refuse? Check each one,
-  //       and say in the message what was expected and what was found.
+  //       and say in the message what was expected and what was found. (node_
+  //       is the scheduler: chapter 3 gave it a way to ask after a pid.)
   // HINT: Two maps must agree: name to pid, and pid to name. When do both change?
   // HINT: by_pid_ keeps a view of the name, not a copy: of which string, which
   //       stays where it is for as long as the name is registered?
@@ -74,8 +75,9 @@ void registry::process_exited(pid who, const exit_reason& reason) {
   // EXERCISE ch04.1, part 3: release the name of a process that ended
   // HINT: `named` is the pid's entry in by_pid_, and its value is the name.
   //       Which entries of the two maps must go, so that they keep agreeing?
-  // HINT: Erase by key or by iterator; which one is still valid after the other erase?
-  //       And what does named->second view?
+  // HINT: Which iterator is still valid after the other erase? And what does
+  //       named->second view? (C++20's unordered_map::erase takes an iterator
+  //       or a key of the map's own type; find() takes a view.)
   by_name_.erase(by_name_.find(named->second));
   by_pid_.erase(named);
   // END EXERCISE

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 namespace {
@@ -41,6 +42,8 @@ protected:
       call();
     } catch (const registry_error& e) {
       return e.what();
+    } catch (const std::exception& e) {
+      return std::string("not a registry_error but ") + typeid(e).name() + ": " + e.what();
     }
     return "";
   }
@@ -66,6 +69,13 @@ TEST_F(Names, ATakenNameCannotBeRegisteredAgain) {
               "register_name(\"keeper\", " + to_string(other) + "): the name is taken by " +
                   to_string(keeper));
     EXPECT_EQ(whereis("keeper"), keeper) << "the name stays with its first owner";
+    // Its owner asking again is refused too, as Erlang's register/2 refuses
+    // it: a server that registers twice has a bug to hear of.
+    const std::string again = error_of([this] { register_name("keeper", keeper); });
+    const std::string call = "register_name(\"keeper\", " + to_string(keeper) + "): ";
+    EXPECT_TRUE(again == call + "the name is taken by " + to_string(keeper) ||
+                again == call + "it is already registered as \"keeper\"")
+        << "registering a name its process already has should throw; it gave: \"" << again << '"';
   });
 }
 
@@ -87,7 +97,11 @@ TEST_F(Names, AnEndedProcessCannotBeRegistered) {
   in_process([gone] {
     EXPECT_EQ(error_of([gone] { register_name("ghost", gone); }),
               "register_name(\"ghost\", " + to_string(gone) + "): no such process (it has ended)");
+    EXPECT_FALSE(whereis("ghost")) << "a refused name is left to nobody";
   });
+  EXPECT_EQ(node.use<registry>().size(), 0u);
+  in_process([this] { register_name("ghost", keeper); });  // free for a live process
+  EXPECT_EQ(node.use<registry>().name_of(keeper), "ghost");
 }
 
 TEST_F(Names, UnregisterNameFreesTheName) {
@@ -121,6 +135,20 @@ TEST_F(Names, ANameAndAPidInTheSameVariableAreSentToTheSameWay) {
     EXPECT_TRUE(send("test", std::string("by a literal name")));
   });
   EXPECT_EQ(got, (std::vector<std::string>{"by name", "by pid", "by a literal name"}));
+}
+
+TEST_F(Names, AnAddressOfAnEndedProcessDropsWhatIsSent) {
+  explained_in("ch04-address");
+  const pid gone = node.spawn([] {});
+  node.run();
+  in_process([gone] {
+    const address to = gone;
+    EXPECT_EQ(error_of([&to, gone] { EXPECT_EQ(to.resolve(), gone) << "a pid is its own answer"; }),
+              "");
+    EXPECT_EQ(error_of([&to] { EXPECT_FALSE(send(to, 1)) << "dropped, as a send to its pid is"; }),
+              "")
+        << "only a name nobody has is an error";
+  });
 }
 
 TEST_F(Names, AnAddressPrintsAsItsPidOrItsName) {

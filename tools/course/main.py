@@ -408,8 +408,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
         label = f"part {part.part}: " if len(exercise.parts) > 1 else ""
         ui.say(ui.dim(f"  {label}in {file.relative_to(ROOT)}" + _where_todo(file, part)))
     hints = [(part, hint) for part in exercise.parts for hint in part.hints]
-    interactive = sys.stdin.isatty() and not args.all
-    for number, (part, hint) in enumerate(hints, 1):
+    interactive = sys.stdin.isatty() and not args.all and not args.upto
+    shown = hints_shown(len(hints), interactive, args.all, args.upto)
+    for number, (part, hint) in enumerate(hints[:shown], 1):
         about = f" (part {part.part})" if len(exercise.parts) > 1 else ""
         if hint == part.hints[0]:  # the stub's comment has it already
             about += ", the one in your TODO"
@@ -420,11 +421,22 @@ def cmd_hint(args: argparse.Namespace) -> int:
             except (EOFError, KeyboardInterrupt):
                 ui.say()
                 return 0
+    if shown < len(hints):  # away from a terminal, nothing waits: one more each time asked
+        ui.say(ui.dim(f"\n  {len(hints) - shown} more: ./course hint {chapter.number} {exercise.number} "
+                      f"--upto {shown + 1} (or --all)"))
     others = [e.id for e in found if e is not exercise]
     if others:
         ui.say(ui.dim(f"\nOther exercises of this chapter: {', '.join(others)} "
                       f"(./course hint {chapter.number} K)"))
     return 0
+
+
+def hints_shown(total: int, interactive: bool, every: bool, upto: int | None) -> int:
+    """How many of `total` hints `hint` shows: up to `upto` when asked, all
+    with --all or in a terminal (where each waits for Enter), else the first."""
+    if upto:
+        return min(upto, total)
+    return total if every or interactive else min(1, total)
 
 
 def hint_choice(found: list, unsolved: list[bool]) -> tuple[list, str]:
@@ -738,6 +750,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("chapter")
     p.add_argument("exercise", nargs="?", help="which exercise (K of chNN.K); default: the first unsolved")
     p.add_argument("--all", action="store_true", help="print every hint without waiting")
+    p.add_argument("--upto", type=int, metavar="N",
+                   help="print hints 1 to N without waiting (away from a terminal: 1 unless asked)")
 
     p = command("reset", cmd_reset, "restore chapter NN's pristine exercises (asks first)")
     p.add_argument("chapter")

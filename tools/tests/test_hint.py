@@ -21,3 +21,13 @@ class Hints(unittest.TestCase):
         chosen, note = main.hint_choice(["1", "2"], [False, False])
         self.assertEqual(chosen[0], "1")
         self.assertIn("all 2 exercises look done", note)
+
+
+class HowMany(unittest.TestCase):
+    def test_away_from_a_terminal_one_hint_unless_more_are_asked_for(self):
+        self.assertEqual(main.hints_shown(7, interactive=False, every=False, upto=None), 1)
+        self.assertEqual(main.hints_shown(7, interactive=False, every=False, upto=3), 3)
+        self.assertEqual(main.hints_shown(7, interactive=False, every=False, upto=9), 7)
+        self.assertEqual(main.hints_shown(7, interactive=False, every=True, upto=None), 7)
+        self.assertEqual(main.hints_shown(7, interactive=True, every=False, upto=None), 7)
+        self.assertEqual(main.hints_shown(0, interactive=False, every=False, upto=None), 0)
