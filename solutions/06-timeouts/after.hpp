@@ -25,7 +25,9 @@ struct timeout_clause {
 
 /// A timeout clause for receive(): call `on_timeout()` if no wanted message
 /// arrives within `limit`. A zero (or negative) limit polls: it takes a
-/// message already in the mailbox, or times out at once.
+/// message already in the mailbox, or times out at once; and
+/// `steady_clock::duration::max()` waits for ever, as Erlang's `after
+/// infinity` does.
 template <class Rep, class Period, class F>
 timeout_clause<std::decay_t<F>> after(std::chrono::duration<Rep, Period> limit, F&& on_timeout) {
   return {std::max(std::chrono::ceil<std::chrono::steady_clock::duration>(limit),

@@ -126,7 +126,9 @@ TEST_F(Echo, ClosesAConnectionThatStaysIdle) {
   EXPECT_TRUE(c.wait_closed()) << "a silent client should be hung up on after " << idle.count()
                                << " ms\n"
                                << c.transcript();
-  EXPECT_GE(clock_type::now() - connected, idle) << "but not before";
+  const auto closed_after = clock_type::now() - connected;
+  EXPECT_GE(closed_after, idle) << "but not before";
+  EXPECT_LT(closed_after, idle * 18 / 10) << "nor after a second idle time";
 }
 
 TEST_F(Echo, EveryByteFromTheClientPutsOffTheIdleTimeout) {

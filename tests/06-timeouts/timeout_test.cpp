@@ -60,10 +60,19 @@ TEST_F(Loop, AMessageAlreadyInTheMailboxWinsWithoutWaiting) {
 TEST_F(Loop, AMessageThatComesWhileWaitingBeatsTheTimeoutAndCancelsTheTimer) {
   explained_in("ch06-race");
   std::string got;
-  const pid waiter = node.spawn([&] { got = receive(message, after(1h, timeout)); });
+  bool still_held = true;
+  const pid waiter = node.spawn([&] {
+    scheduler& s = scheduler::current();
+    const wait_ticket mark = s.ticket();         // number k (a process numbers its waits)
+    s.retire(mark);                              // k + 1
+    got = receive(message, after(1h, timeout));  // its wait takes k + 2
+    still_held = s.holds(wait_ticket{mark.who, mark.wait + 2});
+  });
   node.spawn([waiter] { send(waiter, 1); });
   run_all();  // returns at once only if the hour-long timer was cancelled
   EXPECT_EQ(got, "message");
+  EXPECT_FALSE(still_held) << "the receive returned with its ticket still live: the wait is over "
+                              "once the message won";
 }
 
 TEST_F(Loop, UnwantedMessagesDoNotEndTheWait) {
@@ -85,6 +94,42 @@ TEST_F(Loop, UnwantedMessagesDoNotEndTheWait) {
   EXPECT_EQ(got, (std::vector<std::string>{"timeout", "not an int"}));
   EXPECT_GE(waited, 50ms) << "the messages it did not want woke the waiter, but must not end its "
                              "wait: only the timer may, and a timer never fires early";
+}
+
+TEST_F(Loop, UnwantedMessagesDoNotPutOffTheTimeout) {
+  explained_in("ch06-race");
+  std::string got;
+  clock_type::duration waited{};
+  bool over = false;
+  const pid waiter = node.spawn([&] {
+    const auto started = clock_type::now();
+    got = receive(message, after(50ms, timeout));
+    waited = clock_type::now() - started;
+    over = true;
+  });
+  node.spawn([&over, waiter] {  // an unwanted message every 5 ms, for 5 s at most
+    for (const auto until = clock_type::now() + 5s; !over && clock_type::now() < until;) {
+      send(waiter, std::string("unwanted"));
+      receive([](int) { return 0; }, after(5ms, [] { return 0; }));
+    }
+  });
+  run_all();
+  EXPECT_EQ(got, "timeout");
+  EXPECT_LT(waited, 2500ms) << "a 50 ms timeout should end the wait however many unwanted "
+                               "messages come meanwhile: the limit counts from the receive, not "
+                               "from the last message";
+}
+
+TEST_F(Loop, ALimitTooLongToReachWaitsForTheMessage) {
+  explained_in("ch06-after");
+  std::string got;
+  boost::asio::steady_timer later(io, 20ms);
+  const pid waiter =
+      node.spawn([&] { got = receive(message, after(clock_type::duration::max(), timeout)); });
+  later.async_wait([&](boost::system::error_code) { node.send(waiter, 1); });
+  run_all();
+  EXPECT_EQ(got, "message") << "steady_clock::duration::max() waits for ever, as Erlang's after "
+                               "infinity does: now() + limit must not wrap around into the past";
 }
 
 TEST_F(Loop, ALateMessageOrALateTimerWinsOnceAndDisturbsNothingAfter) {

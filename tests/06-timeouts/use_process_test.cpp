@@ -24,6 +24,8 @@
 #include <chrono>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -55,18 +57,42 @@ protected:
 
 TEST_F(Token, AProcessWaitsForATimerAsIfItBlockedWhileOthersRun) {
   explained_in("ch06-token");
-  int others_ran = 0;
+  int others_ran = 0, message = 0;
   clock_type::duration waited{};
-  node.spawn([&] {
+  const pid waiter = node.spawn([&] {
     asio::steady_timer timer(current_io_context(), 20ms);
     const auto started = clock_type::now();
     timer.async_wait(use_process);
     waited = clock_type::now() - started;
+    message = receive<int>();
   });
-  node.spawn([&others_ran] { ++others_ran; });
+  node.spawn([&others_ran, waiter] {
+    ++others_ran;
+    send(waiter, 7);  // a message does not end a wait for an operation
+  });
   run_all();
-  EXPECT_GE(waited, 20ms);
+  EXPECT_GE(waited, 20ms) << "the message ended the wait for the timer";
   EXPECT_EQ(others_ran, 1) << "the other process runs while the first one waits";
+  EXPECT_EQ(message, 7) << "and its message waits in the mailbox";
+}
+
+// The operation's handler runs the process at once, in the handler: no
+// post, so the handler that comes next in the io_context runs after it.
+TEST_F(Token, TheProcessGoesOnInsideItsOperationsHandler) {
+  explained_in("ch06-token");
+  std::vector<std::string> order;
+  asio::steady_timer next(io);
+  node.spawn([&] {
+    asio::steady_timer timer(current_io_context(), 1ms);
+    next.expires_at(timer.expiry() + 1ns);  // due right after the process's own
+    next.async_wait([&order](boost::system::error_code) { order.push_back("the next handler"); });
+    timer.async_wait(use_process);
+    order.push_back("the process");
+  });
+  node.spawn([] { std::this_thread::sleep_for(20ms); });  // both timers expire meanwhile
+  run_all();
+  EXPECT_EQ(order, (std::vector<std::string>{"the process", "the next handler"}))
+      << "the process should go on inside its operation's handler, not after a post";
 }
 
 TEST_F(Token, AReadReturnsTheBytesItRead) {
