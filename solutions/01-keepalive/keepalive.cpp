@@ -56,6 +56,7 @@ bool keeps_alive(std::string_view head) {
   // STUB: (void)head; (void)&is_named;
   const auto line_end = head.find("\r\n");
   bool open = !head.substr(0, line_end).ends_with("HTTP/1.0");  // 1.1 keeps, 1.0 closes
+  bool close = false;                                           // ... and close wins over all
   for (auto at = line_end; at < head.size();) {                 // one header field per line
     const auto end = std::min(head.find("\r\n", at + 2), head.size());
     const auto field = head.substr(at + 2, end - at - 2);
@@ -64,11 +65,11 @@ bool keeps_alive(std::string_view head) {
       return false;  // a body we cannot skip: answer, then hang up
     }
     if (is_named(field, "connection")) {
-      if (contains(field, "close")) open = false;
-      if (contains(field, "keep-alive")) open = true;
+      close = close || contains(field, "close");
+      open = open || contains(field, "keep-alive");
     }
   }
-  return open;
+  return open && !close;
   // END EXERCISE
 }
 //! [keeps_alive]

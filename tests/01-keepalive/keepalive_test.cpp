@@ -9,6 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <string>
 
@@ -50,6 +56,15 @@ TEST(KeepsAlive, FollowsTheVersionAndTheConnectionField) {
       {"GET / HTTP/1.1\r\nX-Note: Connection: close", true},
       {"POST / HTTP/1.1\r\nContent-Length: 3", false},
       {"POST / HTTP/1.1\r\ntransfer-encoding: chunked", false},
+      // Connection lists options, and may come in several fields; close wins.
+      {"GET / HTTP/1.1\r\nConnection: TE, close", false},
+      {"GET / HTTP/1.0\r\nConnection: keep-alive, close", false},
+      {"GET / HTTP/1.0\r\nConnection: close, keep-alive", false},
+      {"GET / HTTP/1.0\r\nConnection: keep-alive\r\nConnection: close", false},
+      {"GET / HTTP/1.0\r\nConnection: close\r\nConnection: keep-alive", false},
+      {"GET / HTTP/1.0\r\nConnection: TE\r\nConnection: Keep-Alive", true},
+      // A body after a Connection field still cannot be skipped.
+      {"POST / HTTP/1.1\r\nConnection: keep-alive\r\nContent-Length: 5", false},
   };
   for (const auto& [head, expected] : cases) {
     EXPECT_EQ(rdv::keepalive::keeps_alive(head), expected)
@@ -85,6 +100,22 @@ TEST(AnswerHeads, StopsAfterARequestThatCloses) {
   EXPECT_EQ(replies.find("1234567"), replies.rfind("1234567")) << "exactly one reply expected";
 }
 
+TEST(AnswerHeads, JudgesEachHeadByItsOwnFields) {
+  explained_in("ch01-heads");
+  std::string replies;
+  bool open = true;
+  // The second head says nothing of keep-alive: it is HTTP/1.0, so it closes,
+  // whatever the head before it said.
+  const std::string two = std::string(get_http10_keep_alive) + std::string(get_http10);
+  EXPECT_EQ(rdv::keepalive::answer_heads(two, replies, open), two.size());
+  EXPECT_FALSE(open) << "the second request (HTTP/1.0, no Connection field) closes";
+  const auto second = replies.find("HTTP/1.1", 1);
+  ASSERT_NE(second, std::string::npos) << rdv::test::in_quotes(replies);
+  EXPECT_NE(lowercase(replies.substr(0, second)).find("keep-alive"), std::string::npos);
+  EXPECT_NE(lowercase(replies.substr(second)).find("connection: close"), std::string::npos)
+      << rdv::test::in_quotes(replies);
+}
+
 TEST(AnswerHeads, UsesNothingOfAPartialHead) {
   explained_in("ch01-heads");
   std::string replies;
@@ -99,6 +130,10 @@ class KeepAlive : public ::testing::Test {
 protected:
   rdv::test::server_thread server{
       [](asio::io_context& context, asio::ip::tcp::acceptor& acceptor) {
+        // The connections it accepts inherit a small send buffer: as over a
+        // slow network, a write to a client that reads late takes part of
+        // its bytes at a time.
+        acceptor.set_option(asio::socket_base::send_buffer_size(4096));
         asio::spawn(
             context,
             [&acceptor](asio::yield_context yield) { rdv::keepalive::accept(acceptor, yield); },
@@ -150,12 +185,12 @@ TEST_F(KeepAlive, AnswersEachRequestExactlyOnce) {
 TEST_F(KeepAlive, ServesTwoClientsConnectedAtOnce) {
   explained_in("ch01-spawn-bug");
   rdv::test::client first(server);
-  first.send(get.substr(0, 10));  // connected, and slow to finish its request
+  first.send("GET /abcd HTTP/1.1");  // connected, and slow to finish its request
   rdv::test::client second(server);
-  second.send(get);
-  expect_seven_bytes(second, "keep-alive");  // hangs if `first` holds the acceptor
-  first.send(get.substr(10));
-  expect_seven_bytes(first, "keep-alive");
+  second.send(get_http10);              // as long as the first's start, and HTTP/1.0
+  expect_seven_bytes(second, "close");  // hangs if `first` holds the acceptor
+  first.send("\r\n\r\n");
+  expect_seven_bytes(first, "keep-alive");  // its own request, not the second's bytes
 }
 
 TEST_F(KeepAlive, ClosesAnHttp10ConnectionAfterTheAnswer) {
@@ -200,6 +235,67 @@ TEST_F(KeepAlive, AnswersPipelinedRequestsInOrder) {
                                << c.transcript();
 }
 
+TEST_F(KeepAlive, KeepsTheStartOfTheNextHeadForTheNextRead) {
+  explained_in("ch01-heads");
+  rdv::test::client c(server);
+  c.send(std::string(get) + "GET /next HTTP/1.0\r\n");  // a head and a half
+  expect_seven_bytes(c, "keep-alive");
+  c.send("Host: x\r\n\r\n");       // the rest of the second, in another read
+  expect_seven_bytes(c, "close");  // HTTP/1.0: the second head's own start decides
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
+}
+
+// A client that pipelines many requests and reads only when it can send no
+// more: every byte of every answer must still come, in order.
+TEST_F(KeepAlive, AnswersEveryRequestOfAClientThatReadsLate) {
+  explained_in("ch01-serve");
+  std::string answer;  // what one request gets
+  {
+    rdv::test::client c(server);
+    c.send(get);
+    c.read_response();
+    answer = c.received();
+  }
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  ASSERT_GE(fd, 0);
+  const int small = 4096;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(server.port());
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0) {
+    pollfd connecting{fd, POLLOUT, 0};
+    ASSERT_EQ(::poll(&connecting, 1, 10000), 1) << "cannot connect";
+  }
+  constexpr std::size_t requests = 20000;
+  std::string out, in;
+  for (std::size_t i = 0; i < requests; ++i) out += get;
+  for (std::size_t sent = 0; in.size() < requests * answer.size();) {
+    if (sent < out.size()) {  // send while the server takes requests
+      const ssize_t n = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+      if (n > 0) {
+        sent += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (errno != EAGAIN) break;
+    }
+    pollfd ready{fd, static_cast<short>(POLLIN | (sent < out.size() ? POLLOUT : 0)), 0};
+    if (::poll(&ready, 1, 5000) != 1) break;  // nothing moved for 5 s: no more will come
+    if ((ready.revents & POLLIN) == 0) continue;
+    char buffer[65536];
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) break;
+    in.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  EXPECT_EQ(in.size(), requests * answer.size())
+      << "a write may take only part of the answers; the rest must follow";
+  std::size_t whole = 0;
+  while (whole < requests && in.compare(whole * answer.size(), answer.size(), answer) == 0) ++whole;
+  EXPECT_EQ(whole, requests) << "answer " << whole << " is not the one expected";
+}
+
 TEST_F(KeepAlive, AnswersARequestSplitAcrossManySmallWrites) {
   explained_in("ch01-heads");
   rdv::test::client c(server);
@@ -226,6 +322,10 @@ TEST_F(KeepAlive, ClientLeavingMidRequestDoesNotDisturbOthers) {
     leaving.send(get.substr(0, 12));
     staying.send(get);
     expect_seven_bytes(staying, "keep-alive");
+    ::shutdown(leaving.native_handle(), SHUT_WR);  // it will send no more
+    EXPECT_TRUE(leaving.wait_closed()) << "the end of the client's stream ends the connection: "
+                                          "nothing more can come\n"
+                                       << leaving.transcript();
   }  // `leaving` closes its socket here, half-way through its request
   staying.send(get);
   expect_seven_bytes(staying, "keep-alive");
