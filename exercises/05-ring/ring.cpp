@@ -39,7 +39,8 @@ void lead(long n, long m, const instruments& tools, result& measured) {
   // TODO(ch05.3): time the spawns and the laps apart, and weigh a process while all are alive
   // Hint: Three moments divide the run: before build(), after it, and when the token is
   //   home for the m-th time. Which of them bound what a spawn costs, and which what a
-  //   hop costs? Read them from tools.now(). (more: ./course hint 05 3)
+  //   hop costs? Read them from tools.now(), and nothing else inside those bounds that
+  //   is not the ring's work. (more: ./course hint 05 3)
   (void)n; (void)m; (void)tools; (void)measured;
   throw rdv::todo("ch05.3", "time the spawns and the laps apart, and weigh a process while all are alive");
 }

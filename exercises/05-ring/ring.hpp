@@ -20,7 +20,7 @@ struct token {
 /// What one run of the ring measured.
 struct result {
   std::uint64_t hops = 0;     ///< messages received in all: N×M if all went well
-  double spawn_ns = 0;        ///< nanoseconds to spawn one process (N spawns / N)
+  double spawn_ns = 0;        ///< nanoseconds per process to build the ring (N-1 spawns, over N)
   double hop_ns = 0;          ///< nanoseconds per hop (the token's laps / N×M)
   double resident_bytes = 0;  ///< resident memory added per process while all are alive
 };

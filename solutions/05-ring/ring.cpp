@@ -48,7 +48,8 @@ void lead(long n, long m, const instruments& tools, result& measured) {
   // EXERCISE ch05.3: time the spawns and the laps apart, and weigh a process while all are alive
   // HINT: Three moments divide the run: before build(), after it, and when
   //       the token is home for the m-th time. Which of them bound what a
-  //       spawn costs, and which what a hop costs? Read them from tools.now().
+  //       spawn costs, and which what a hop costs? Read them from tools.now(),
+  //       and nothing else inside those bounds that is not the ring's work.
   // HINT: A process's memory is what the ring adds while every process is
   //       alive. When is that, and what does it mean to read it later?
   // HINT: What does the token's hop count say once it is home, and by how

@@ -128,7 +128,7 @@ def _read_report(report: Path, output: str) -> list[Test]:
         for case in suite.get("testsuite", []):
             if case.get("result") == "SUPPRESSED" or case.get("status") == "NOTRUN":
                 continue
-            failures = [f.get("failure", "") for f in case.get("failures", [])]
+            failures = [_as_utf8(f.get("failure", "")) for f in case.get("failures", [])]
             seconds = float(str(case.get("time", "0s")).rstrip("s") or 0)
             skipped = ""
             if case.get("result") == "SKIPPED" and not failures:
@@ -136,6 +136,16 @@ def _read_report(report: Path, output: str) -> list[Test]:
             tests.append(Test(suite["name"], case["name"], not failures, failures,
                               str(case.get("book", "")), seconds, skipped))
     return tests
+
+
+def _as_utf8(text: str) -> str:
+    """A message of GoogleTest's JSON report, whose escapes give each byte
+    of UTF-8 as a character of its own ("×" comes as "\u00c3\u0097"), as
+    the text it was."""
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
 
 
 def skip_reason(output: str, full_name: str) -> str:

@@ -89,6 +89,11 @@ class Crashes(unittest.TestCase):
         self.assertFalse(any("makecontext" in line for line in shown))
         self.assertLessEqual(len(shown), 43)
 
+    def test_utf8_in_a_failure_of_the_json_report_reads_as_it_was_written(self):
+        self.assertEqual(gtest._as_utf8("N\u00c3\u0097M hops"), "N×M hops")
+        self.assertEqual(gtest._as_utf8("plain"), "plain")
+        self.assertEqual(gtest._as_utf8("already × decoded"), "already × decoded")
+
     def test_without_a_sanitizer_report_the_last_lines_are_shown(self):
         plain = "\n".join(f"line {i}" for i in range(100))
         self.assertEqual(gtest.crash_excerpt(plain), [f"line {i}" for i in range(60, 100)])
