@@ -51,7 +51,7 @@ std::optional<routed_reply> decode(std::string_view message) {
   //       10 exports what reads exactly that.
   // HINT: Anyone on the bus can publish. Which checks did the reply port
   //       make before it routed the reply, and which of them must the hub
-  //       that takes it make again?
+  //       that takes it make again? (Chapter 10's reader makes some itself.)
   // STUB: (void)message;
   const auto newline = message.find('\n');
   if (newline == std::string_view::npos) return std::nullopt;

@@ -9,7 +9,10 @@
 #include <future>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -159,6 +162,41 @@ TEST(Bus, AVerdictFromAPeerThatGuessesTicketsIsIgnored) {
   forger.send(guesses);
   const rdv::test::response r = posted.get();
   EXPECT_EQ(r.status, 503) << "a verdict for a ticket anyone could guess was believed:\n" << r.raw;
+}
+
+// A peer plays a hub called "ghost" and answers each route twice at once:
+// 204, then a late 404. Each route must wait with a ticket of its own, as
+// random as a request id, and take only the first verdict for it.
+TEST(Bus, EachRouteWaitsWithATicketOfItsOwnThatNobodyCanGuess) {
+  explained_in("ch11-hostile");
+  ch11::two_hubs hubs;
+  bus_peer ghost(hubs.bus.port());
+  ghost.subscribe("rdv.hub.ghost");
+  const std::string digits(32, 'a');
+  rdv::test::client worker(hubs.other.replies());  // one kept-alive connection
+  std::vector<std::string> tickets;
+  for (int route = 1; route <= 2; ++route) {
+    worker.send(ch10::reply_request("ghost." + digits, ch11::reply_saying("x")));
+    std::istringstream routed(ghost.next("MSG rdv.hub.ghost"));  // MSG subject sid reply-to size
+    std::string word, subject, sid, reply_to;
+    routed >> word >> subject >> sid >> reply_to;
+    tickets.push_back(reply_to.substr(reply_to.rfind('.') + 1));
+    ghost.send("PUB " + reply_to + " 3\r\n204\r\nPUB " + reply_to + " 3\r\n404\r\n");
+    const rdv::test::response r = worker.read_response();
+    EXPECT_EQ(r.status, 204) << "route " << route << " should take the first verdict for its "
+                             << "own ticket, not a late one for another route's\n"
+                             << r.raw;
+  }
+  for (const std::string& ticket : tickets) {
+    EXPECT_TRUE(
+        ticket.size() == 32 &&
+        std::all_of(ticket.begin(), ticket.end(),
+                    [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
+        << "a ticket should be as random as a request id (tickets_), not \"" << ticket << '"';
+    EXPECT_NE(ticket, digits) << "the id is known to whoever saw the reply: no ticket";
+  }
+  EXPECT_NE(tickets[0], tickets[1]) << "two routes of one id need two tickets";
+  EXPECT_EQ(ch11::bus_stats(hubs.other).at("awaiting").as_int64(), 0);
 }
 
 TEST(Bus, WhatIsNoRoutedReplyForTheHubIsIgnored) {
@@ -322,6 +360,8 @@ TEST(Bus, AReplyTooLargeForTheBusGets413AndTheHolderStillTakesIt) {
   EXPECT_EQ(routed.status, 413) << "trying again cannot help, so not 503:\n"
                                 << routed.raw.substr(0, 300);
   EXPECT_TRUE(ch11::bus_stats(hubs.other).at("connected").as_bool());
+  EXPECT_EQ(ch11::bus_stats(hubs.other).at("awaiting").as_int64(), 0)
+      << "nothing waits for a verdict of a reply that was never sent";
   EXPECT_EQ(ch10::post_reply(hubs.holder.replies(), id, body, "text/plain").status, 204);
   EXPECT_EQ(client.read_response().body.size(), body.size());
 }

@@ -31,6 +31,8 @@ TEST(Failures, WithTheBusDownLocalRepliesAreDeliveredAndRoutedOnesGet503) {
             204);
   EXPECT_EQ(local.read_response().body, "here");
   EXPECT_EQ(ch11::bus_stats(hubs.other).at("route_failures").as_int64(), 1);
+  EXPECT_EQ(ch11::bus_stats(hubs.other).at("awaiting").as_int64(), 0)
+      << "nothing waits for a verdict of a reply the bus never took";
   // The worker may try the 503 again at the hubs.holder itself, which takes it.
   EXPECT_EQ(
       ch10::post_reply(hubs.holder.replies(), remote_id, ch11::reply_saying("retried")).status,
