@@ -29,7 +29,11 @@ protected:
   // keep it running: the 60-second cap turns that into a failure.
   void run_all() {
     rdv::test::run_io(io, std::chrono::seconds(60));
-    EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
+    EXPECT_TRUE(io.stopped()) << "io_context still had work after 60 s: a timer or an operation "
+                                 "leaked, or one that should have been cancelled kept a process "
+                                 "waiting ("
+                              << node.process_count() << " process(es) not ended; did a wanted "
+                              << "message fail to wake its receiver?)";
   }
 };
 
