@@ -77,6 +77,10 @@ void drop(tcp::socket& socket) {
 // read behind it waits in `waiting`, to leave with the answers after it.
 bool send_response(connection& c, const response& r, bool keep_alive, bool head_only) {
   write_head(r, keep_alive, c.head);
+  // A 1xx, 204 or 304 has no body, whatever r.body holds (text_response()
+  // fills one in): bytes after its head would be taken for the next answer.
+  // A writer knows that itself (chapter 8's 304 announces a length).
+  head_only = head_only || (!r.writer && (r.status < 200 || r.status == 204 || r.status == 304));
   const bool may_wait = c.options.answers_at_once && keep_alive && c.in.has_unparsed();
   if (!r.writer && (may_wait || !c.waiting.empty())) {
     c.waiting += c.head;

@@ -3,6 +3,7 @@
 #include "server_fixture.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/client.hpp"
 #include "rdv/test/idle_clients.hpp"
 #include "rdv/test/slow_reader.hpp"
 
@@ -49,6 +50,29 @@ TEST(BadInput, GetsTheParsersStatusAndTheConnectionCloses) {
   rdv::test::client next(s.thread);  // and the server goes on
   next.send(get);
   expect_seven_bytes(next, "keep-alive");
+}
+
+TEST(BadInput, ARefusedClientThatGoesOnSendingIsClosedSoon) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client c(s.thread);
+  c.send("GARBAGE\r\n\r\n");
+  EXPECT_EQ(c.read_response().status, 400) << c.transcript();
+  // The server reads what still comes for a second in all, to let its answer
+  // arrive, and then closes; a byte every 200 ms must not keep it reading.
+  const auto refused = std::chrono::steady_clock::now();
+  bool closed = false;
+  for (int i = 0; i < 40 && !closed; ++i) {  // 8 s at most
+    try {
+      c.send("x");
+      std::this_thread::sleep_for(200ms);  // the pace of the trickle
+    } catch (const rdv::test::network_error&) {
+      closed = true;
+    }
+  }
+  EXPECT_TRUE(closed) << "the connection was still open after 8 s of a trickle";
+  EXPECT_LT(std::chrono::steady_clock::now() - refused, 4s)
+      << "a refused client's trickle kept the server reading: the second it gets is in all";
 }
 
 TEST(Timeouts, AnswersASlowRequestWith408) {
@@ -251,6 +275,15 @@ TEST(SlowReaders, AreDroppedWhenTheyTakeNothingForTheSendTimeout) {
   expect_seven_bytes(next, "keep-alive");
 }
 
+// A handler that answers every request with `body`, which outlives the server.
+rdv::web::handler answering(const std::string& body) {
+  return [&body](rdv::web::request&) {
+    rdv::web::response r;
+    r.body = body;
+    return r;
+  };
+}
+
 TEST(SlowReaders, AreDroppedEvenWhenTheySentNothingMore) {
   explained_in("ch07-slow-readers");
   // One request, and an answer of 16 MiB that the client does not read: no
@@ -258,18 +291,32 @@ TEST(SlowReaders, AreDroppedEvenWhenTheySentNothingMore) {
   // ends the connection; a plain close would queue its FIN behind the
   // unsent answer, and the kernel would go on trying to deliver both.
   const std::string big(16 << 20, 'x');
-  ch07::server s(
-      [&big](rdv::web::request&) {
-        rdv::web::response r;
-        r.body = big;
-        return r;
-      },
-      {.send_timeout = 300ms});
+  ch07::server s(answering(big), {.send_timeout = 300ms});
   const rdv::test::slow_reader reader(s.thread.port(), get, get.size());
   EXPECT_EQ(reader.sent(), get.size());
   EXPECT_TRUE(reader.dropped_within(10s))
       << "a client that read none of a 16 MiB answer should be reset 300 ms after the server's "
          "writes stall, though it sent nothing after its request";
+}
+
+TEST(SlowReaders, AClientThatReadsSlowlyButReadsGetsItAll) {
+  explained_in("ch07-slow-readers");
+  // 32 MiB, read 256 KiB at a time with a pause of 10 ms: more than a second
+  // in all, far over the send timeout, but never a stall of 300 ms.
+  const std::string big(32 << 20, 'x');
+  ch07::server s(answering(big), {.send_timeout = 300ms});
+  rdv::test::client c(s.thread);
+  c.send(get);
+  std::size_t got = 0;
+  try {
+    for (; got < big.size(); got += 256 << 10) {
+      c.read_exactly(256 << 10);
+      std::this_thread::sleep_for(10ms);  // the pace of a slow client, not a synchronisation
+    }
+  } catch (const rdv::test::network_error& e) {
+    ADD_FAILURE() << "the server gave up on a client that was reading, after " << got
+                  << " bytes: the send timeout is for a stall, each wait's own: " << e.what();
+  }
 }
 
 TEST(SlowReaders, CannotHoldEveryConnectionForEver) {

@@ -1,5 +1,6 @@
 // Chapter 7: everything chapter 1's server does, now with one process per
 // connection, and the chapter 2 parser reading each request.
+#include "connection.hpp"
 #include "server_fixture.hpp"
 
 #include "rdv/test/book.hpp"
@@ -62,6 +63,19 @@ std::string how_it_ended(rdv::test::client& c) {
   if (n == 0) return "in order";
   if (n < 0 && errno == ECONNRESET) return "reset";
   return n < 0 ? std::string("recv: ") + std::strerror(errno) : "more bytes";
+}
+
+// RFC 9112, section 6.1: a Transfer-Encoding in an HTTP/1.0 request may
+// have come through a sender that did not read it; whatever the request
+// says of keep-alive, the connection ends after the answer.
+TEST(ProcessServer, ClosesAfterAnHttp10RequestWithTransferEncoding) {
+  explained_in("ch07-connection");
+  ch07::server s;
+  rdv::test::client c(s.thread);
+  c.send("POST /test HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n"
+         "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+  expect_seven_bytes(c, "close");
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
 }
 
 TEST(ProcessServer, HonoursConnectionClose) {
@@ -347,7 +361,8 @@ TEST(BadInput, ABadTrailerLineIsRefusedWhereverTheReadsSplitIt) {
 
 TEST(ProcessServer, Answers204WithoutContentLength) {
   explained_in("ch07-connection");
-  ch07::server s([](rdv::web::request&) {
+  ch07::server s([](rdv::web::request& request) {
+    if (request.head.target == "/text") return rdv::web::text_response(204);  // a body to leave out
     rdv::web::response answer;
     answer.status = 204;
     return answer;
@@ -362,6 +377,12 @@ TEST(ProcessServer, Answers204WithoutContentLength) {
       << c.transcript();
   c.send(get);  // and the connection goes on
   EXPECT_EQ(c.read_response().status, 204) << c.transcript();
+  c.send("GET /text HTTP/1.1\r\nHost: x\r\n\r\n" + std::string(get));
+  EXPECT_EQ(c.read_response().status, 204) << c.transcript();
+  EXPECT_EQ(c.read_response().status, 204)
+      << "a 204 whose response held a body must leave it out: its bytes would be read as the "
+         "next answer\n"
+      << c.transcript();
 }
 
 TEST(ProcessServer, Answers304WithTheLengthItsWriterAnnouncesAndNoBody) {
@@ -392,6 +413,25 @@ TEST(ProcessServer, AnswersHeadWithoutABody) {
   EXPECT_EQ(r.field("Content-Length"), "7") << c.transcript();
   c.send(get);  // no stray body bytes in between
   expect_seven_bytes(c, "keep-alive");
+}
+
+// Chapter 8's files leave through a body writer: HEAD sends none of it.
+TEST(ProcessServer, AnswersHeadWithoutTheBodyItsWriterWouldSend) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request&) {
+    rdv::web::response answer;
+    answer.writer = rdv::web::body_writer{
+        7, [](boost::asio::ip::tcp::socket& socket, std::string_view head,
+              std::chrono::milliseconds patience) {
+          return rdv::web::send_all(socket, {head, std::string_view("1234567")}, patience);
+        }};
+    return answer;
+  });
+  rdv::test::client c(s.thread);
+  c.send("HEAD /test HTTP/1.1\r\nHost: x\r\n\r\n" + std::string(get));
+  const auto r = c.read_response(true);
+  EXPECT_EQ(r.field("Content-Length"), "7") << c.transcript();
+  expect_seven_bytes(c, "keep-alive");  // the GET's answer, with no body of the HEAD before it
 }
 
 TEST(ProcessServer, ClientLeavingMidRequestDoesNotDisturbOthers) {
