@@ -95,6 +95,12 @@ TEST(Relay, MessageHttpIsKnownInAnyCaseAndWithParameters) {
                               "of it: this body is a response to relay\n"
                            << held.client.transcript();
   EXPECT_EQ(r.body, "ok") << held.client.transcript();
+  // A type that only begins like it is another type: its body is the answer.
+  held_client near_miss;
+  EXPECT_EQ(near_miss.post("plain words", "message/httpx").status, 204);
+  const auto plain = near_miss.client.read_response();
+  EXPECT_EQ(plain.status, 200) << near_miss.client.transcript();
+  EXPECT_EQ(plain.body, "plain words") << near_miss.client.transcript();
 }
 
 TEST(Relay, AnInvalidReplyGets400AndTheClientWaitsOn) {
