@@ -6,9 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -41,6 +43,25 @@ TEST(RequestIds, AreRandomNotCounted) {
     EXPECT_EQ(digits[at].size(), 16u)
         << "position " << at << " of 1000 ids used only " << digits[at].size()
         << " of the 16 hex digits: are the ids made from getrandom(2)'s bytes?";
+  }
+}
+
+TEST(RequestIds, EveryDigitIsRandomOnItsOwn) {
+  explained_in("ch10-ids");
+  // Two positions of random ids hold the same digit in about one id of 16.
+  // Positions that agree in most of 1000 ids come from the same random bits
+  // (eight random bytes written twice, say): 64 bits, not 128.
+  rdv::hub::id_source ids;
+  std::vector<std::string> made;
+  for (int i = 0; i < 1000; ++i) made.emplace_back(ids.next().text());
+  const std::size_t length = made.front().size();
+  for (std::size_t a = 0; a < length; ++a) {
+    for (std::size_t b = a + 1; b < length; ++b) {
+      const auto same = std::count_if(made.begin(), made.end(),
+                                      [a, b](const std::string& id) { return id[a] == id[b]; });
+      ASSERT_LT(same, 500) << "positions " << a << " and " << b << " hold the same digit in "
+                           << same << " of 1000 ids: they come from the same random bits";
+    }
   }
 }
 
