@@ -246,6 +246,24 @@ TEST(Disconnect, AClientThatLeavesWhileHeldIsForgotten) {
       << "nobody waits for that reply any more";
 }
 
+TEST(Disconnect, AClientThatLeavesOnItsSecondHoldIsForgotten) {
+  explained_in("ch10-disconnect");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000"});
+  auto c = std::make_unique<rdv::test::client>(hub.front());
+  c->send(ch10::get("/first", "X-Hub-Timeout-Ms: 100\r\n"));
+  backend.next();
+  EXPECT_EQ(c->read_response().status, 504) << c->transcript();  // the first hold is over
+  c->send(ch10::get("/second"));  // a second hold on the same connection
+  const std::string id = backend.next().id();
+  c.reset();  // and the client leaves
+  EXPECT_TRUE(hub.wait_for_stat("pending", 0))
+      << "a client that leaves during the second hold of its connection should be noticed at "
+         "once too, not after 60 s";
+  EXPECT_EQ(hub.stat("abandoned"), 1);
+  EXPECT_EQ(ch10::post_reply(hub.replies(), id, reply).status, 404) << "nobody waits for it";
+}
+
 TEST(Stats, ReportsEveryCounterOfTheProtocol) {
   explained_in("ch10-stats");
   ch10::test_backend backend;
