@@ -186,6 +186,34 @@ TEST(ProcessServer, AnswersPipelinedRequestsTogetherWhenAsked) {
       << first;
 }
 
+// Answers that wait for the ones behind them still leave: with a request
+// that closes, and ahead of a request that has only begun to come.
+TEST(ProcessServer, AnswersThatWaitToGoTogetherAreNeverHeldBack) {
+  explained_in("ch07-together");
+  const auto target = [](rdv::web::request& r) {
+    rdv::web::response answer;
+    answer.body = std::string(r.head.target);
+    return answer;
+  };
+  ch07::server s(target, {.request_timeout = std::chrono::seconds(30), .answers_at_once = true});
+  {
+    rdv::test::client c(s.thread);
+    c.send("GET /1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+           "GET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(c.read_response().body, "/1") << "the answer to a request that closes goes out\n"
+                                            << c.transcript();
+    EXPECT_TRUE(c.wait_closed()) << c.transcript();
+  }
+  rdv::test::client c(s.thread, std::chrono::seconds(5));  // far less than the request timeout
+  c.send("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\n");  // and half a request
+  EXPECT_EQ(c.read_response().body, "/1")
+      << "an answer must not wait for a request that has only begun: its client may be waiting "
+         "for the answer before it sends the rest\n"
+      << c.transcript();
+  c.send("Host: x\r\n\r\n");
+  EXPECT_EQ(c.read_response().body, "/2") << c.transcript();
+}
+
 TEST(ProcessServer, AnswersARequestSplitAcrossManySmallWrites) {
   explained_in("ch07-connection");
   ch07::server s;
