@@ -453,6 +453,39 @@ TEST(Pool, ARequestWhoseTimeRanOutWithTheBackendIsNotSentAgain) {
   EXPECT_EQ(after.status, 202) << after.error.message();
 }
 
+TEST(Pool, WhenTheOldestRequestsTimeRunsOutOnlyItFails) {
+  explained_in("ch10-pool");
+  // /slow and /long go out together on one line, and the backend answers
+  // neither. /slow's time runs out: it fails on its own account, the line
+  // can carry nothing more, and /long, whose time has not run out, goes
+  // once more on a new connection.
+  std::string resent;
+  scripted_backend backend([&](scripted_backend& b) {
+    tcp::socket s = b.accept();
+    b.read_requests(s, 2);  // both, and no answer
+    tcp::socket again = b.accept();
+    resent = b.read_requests(again, 1);
+    asio::write(again, asio::buffer(accepted));
+  });
+  rdv::hub::exchange_result slow, patient;
+  const std::string crash = ch10::run([&] {
+    connection_pool pool;
+    const auto now = connection_pool::clock::now;
+    proc::monitor(proc::spawn(
+        [&] { slow = pool.exchange(backend.endpoint(), get("/slow"), "GET", now() + 500ms); }));
+    proc::monitor(proc::spawn(
+        [&] { patient = pool.exchange(backend.endpoint(), get("/long"), "GET", now() + 10s); }));
+    for (int ended = 0; ended < 2; ++ended) proc::receive<proc::down>();
+  });
+  backend.join();
+  ASSERT_EQ(crash, "");
+  EXPECT_EQ(slow.error, asio::error::timed_out) << "status " << slow.status;
+  EXPECT_EQ(backend.failure(), "") << "/long should have come again on a new connection";
+  EXPECT_EQ(resent, get("/long"));
+  EXPECT_EQ(patient.status, 202) << "the oldest request's time ran out, not /long's: "
+                                 << patient.error.message();
+}
+
 TEST(Pool, TheFirstRequestOnANewConnectionIsNotSentTwice) {
   explained_in("ch10-pool");
   std::string on_second;
