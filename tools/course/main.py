@@ -530,11 +530,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _run_program([str(binary), *rest])
 
 
-# What AddressSanitizer says once per program that switches contexts, as
-# every process of chapters 3-10 does; the dev build passes BOOST_USE_ASAN,
-# so the switches are announced to it and the warning is noise.
-ASAN_CONTEXT_WARNING = "ASan doesn't fully support makecontext/swapcontext"
-
 
 def _run_program(argv: list[str]) -> int:
     """Runs one of the course's programs until it ends or Ctrl-C stops it,
@@ -552,7 +547,7 @@ def _run_program(argv: list[str]) -> int:
         with subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, errors="replace") as child:
             try:
                 for line in child.stderr:
-                    if ASAN_CONTEXT_WARNING not in line:
+                    if gtest.ASAN_CONTEXT_WARNING not in line:
                         sys.stderr.write(line)
                         sys.stderr.flush()
                 return child.wait()
