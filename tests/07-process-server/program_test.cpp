@@ -37,12 +37,7 @@ TEST(Program, BacksOffWhenOutOfFileDescriptors) {
   // A pause of 100 ms says so about ten times a second; an accept loop that
   // tries again at once (and spins while connections keep coming) says so
   // thousands of times.
-  const std::string said = limit.server.output();
-  std::size_t pauses = 0;
-  for (auto at = said.find("pausing accepts"); at != std::string::npos;
-       at = said.find("pausing accepts", at + 1)) {
-    ++pauses;
-  }
+  const std::size_t pauses = rdv::test::occurrences(limit.server.output(), "pausing accepts");
   EXPECT_LT(pauses, 200u) << "the server tried to accept again " << pauses
                           << " times while out of descriptors: each failure should pause";
 }

@@ -7,6 +7,7 @@
 #include "nats_fixture.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/program.hpp"
 
 #include <csignal>
 #include <memory>
@@ -34,13 +35,6 @@ std::string node_config(int n) {
          routes +
          " ]\n}\nauthorization {\n  users = [\n    {user: hub, password: \"three-machines\", "
          "permissions: {publish: \"rdv.>\", subscribe: \"rdv.>\"}}\n  ]\n}\n";
-}
-
-// How many times `text` occurs in `in`.
-std::size_t occurrences(const std::string& in, std::string_view text) {
-  std::size_t found = 0;
-  for (auto at = in.find(text); at != std::string::npos; at = in.find(text, at + 1)) ++found;
-  return found;
 }
 
 class Cluster : public ::testing::Test {
@@ -80,7 +74,7 @@ protected:
   bool routes_up() const {
     const auto deadline = std::chrono::steady_clock::now() + 10s;
     for (const auto& node : nodes) {
-      while (occurrences(node->output(), "Route connection created") < count - 1) {
+      while (rdv::test::occurrences(node->output(), "Route connection created") < count - 1) {
         if (std::chrono::steady_clock::now() > deadline) return false;
         std::this_thread::sleep_for(10ms);  // polling a state, not synchronising
       }

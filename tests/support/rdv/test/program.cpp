@@ -264,4 +264,12 @@ completed run_to_end(const std::string& path, const std::vector<std::string>& ar
   return result;
 }
 
+std::size_t occurrences(std::string_view output, std::string_view text) {
+  std::size_t found = 0;
+  for (auto at = output.find(text); at != std::string_view::npos; at = output.find(text, at + 1)) {
+    ++found;
+  }
+  return found;
+}
+
 }  // namespace rdv::test

@@ -107,4 +107,7 @@ completed run_to_end(const std::string& path, const std::vector<std::string>& ar
                      std::string_view input = {},
                      std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
+/// How many times `text` occurs in `output` (what a program printed, say).
+std::size_t occurrences(std::string_view output, std::string_view text);
+
 }  // namespace rdv::test
