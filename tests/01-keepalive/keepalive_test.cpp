@@ -5,17 +5,17 @@
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
 #include "rdv/test/escape.hpp"
+#include "rdv/test/loopback.hpp"
 #include "rdv/test/program.hpp"
 
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <string>
 
 namespace {
@@ -256,15 +256,11 @@ TEST_F(KeepAlive, AnswersEveryRequestOfAClientThatReadsLate) {
     c.read_response();
     answer = c.received();
   }
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   ASSERT_GE(fd, 0);
   const int small = 4096;
   ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_port = htons(server.port());
-  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0) {
+  if (rdv::test::connect_to_loopback(fd, server.port()) != 0) {
     pollfd connecting{fd, POLLOUT, 0};
     ASSERT_EQ(::poll(&connecting, 1, 10000), 1) << "cannot connect";
   }
