@@ -14,6 +14,18 @@
 
 namespace ch06 {
 
+// Whether the one wait that `wait()` makes, in the running process, left
+// its ticket live after it returned. A process numbers its waits: each
+// ticket() takes the next number, and retire() moves past it.
+template <class Wait>
+bool leaves_its_ticket_live(Wait wait) {
+  rdv::proc::scheduler& s = rdv::proc::scheduler::current();
+  const rdv::proc::wait_ticket mark = s.ticket();  // number k
+  s.retire(mark);                                  // k + 1
+  wait();                                          // its wait takes k + 2
+  return s.holds(rdv::proc::wait_ticket{mark.who, mark.wait + 2});
+}
+
 class loop_test : public ::testing::Test {
 protected:
   // Declared first, so destroyed last: the scheduler's processes and

@@ -62,11 +62,7 @@ TEST_F(Loop, AMessageThatComesWhileWaitingBeatsTheTimeoutAndCancelsTheTimer) {
   std::string got;
   bool still_held = true;
   const pid waiter = node.spawn([&] {
-    scheduler& s = scheduler::current();
-    const wait_ticket mark = s.ticket();         // number k (a process numbers its waits)
-    s.retire(mark);                              // k + 1
-    got = receive(message, after(1h, timeout));  // its wait takes k + 2
-    still_held = s.holds(wait_ticket{mark.who, mark.wait + 2});
+    still_held = ch06::leaves_its_ticket_live([&] { got = receive(message, after(1h, timeout)); });
   });
   node.spawn([waiter] { send(waiter, 1); });
   run_all();  // returns at once only if the hour-long timer was cancelled

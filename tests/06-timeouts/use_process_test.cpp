@@ -3,6 +3,7 @@
 // a time limit, and a process that waits for a message or its socket.
 #include "after.hpp"
 #include "event_loop.hpp"
+#include "loop_fixture.hpp"
 #include "notify.hpp"
 #include "processes.hpp"
 #include "use_process.hpp"
@@ -187,24 +188,20 @@ TEST_F(Token, WithinLetsAnOperationThatCompletesInTimeFinishAndLeavesNoTimer) {
 // while the deadline's handler still waits to run. That handler must find
 // the wait over, or it would cancel through a signal that lived in a frame
 // that is gone. It finds so by the ticket: once the call returns, the ticket
-// it waited with must be retired. (A process numbers its waits: each
-// ticket() takes the next number, and retire() moves past it.)
+// it waited with must be retired.
 TEST_F(Token, TheCallRetiresItsTicketBeforeItReturns) {
   explained_in("ch06-within");
   bool held_after_plain = true, held_after_within = true;
   node.spawn([&] {
-    scheduler& s = scheduler::current();
-    for (bool* held : {&held_after_plain, &held_after_within}) {
-      const wait_ticket mark = s.ticket();  // number k
-      s.retire(mark);                       // k + 1
-      asio::steady_timer timer(io, 0ms);
-      if (held == &held_after_plain) {
-        timer.async_wait(use_process);  // its wait takes k + 2
-      } else {
-        timer.async_wait(use_process.within(1h));
-      }
-      *held = s.holds(wait_ticket{mark.who, mark.wait + 2});
-    }
+    asio::steady_timer timer(io);
+    held_after_plain = ch06::leaves_its_ticket_live([&] {
+      timer.expires_after(0ms);
+      timer.async_wait(use_process);
+    });
+    held_after_within = ch06::leaves_its_ticket_live([&] {
+      timer.expires_after(0ms);
+      timer.async_wait(use_process.within(1h));
+    });
   });
   run_all();
   EXPECT_FALSE(held_after_plain) << "use_process returned with its ticket still live";
