@@ -124,22 +124,25 @@ private:
 };
 
 // Runs `exchange(targets[i])` in one process each, all started in the same
-// turn, on one pool; returns each one's result, and how many connections
-// the pool had open once all of them had ended.
+// turn, on one pool, each with `patience[i]` (10 s if not given); returns
+// each one's result, and how many connections the pool had open once all
+// of them had ended.
 struct pooled {
   std::vector<rdv::hub::exchange_result> results;
   std::size_t open = 0;
 };
 pooled exchange_together(const tcp::endpoint& server, const std::vector<std::string>& targets,
-                         std::size_t max_per_server = 1024, std::size_t depth = 32) {
+                         std::size_t max_per_server = 1024, std::size_t depth = 32,
+                         const std::vector<std::chrono::milliseconds>& patience = {}) {
   pooled out;
   out.results.resize(targets.size());
   const std::string crash = ch10::run([&] {
     connection_pool pool(max_per_server, depth);
     for (std::size_t i = 0; i < targets.size(); ++i) {
-      proc::monitor(proc::spawn([&, i] {
-        out.results[i] =
-            pool.exchange(server, get(targets[i]), "GET", connection_pool::clock::now() + 10s);
+      const auto deadline =
+          connection_pool::clock::now() + (i < patience.size() ? patience[i] : 10s);
+      proc::monitor(proc::spawn([&, i, deadline] {
+        out.results[i] = pool.exchange(server, get(targets[i]), "GET", deadline);
       }));
     }
     for (std::size_t ended = 0; ended < targets.size(); ++ended) proc::receive<proc::down>();
@@ -467,18 +470,9 @@ TEST(Pool, WhenTheOldestRequestsTimeRunsOutOnlyItFails) {
     resent = b.read_requests(again, 1);
     asio::write(again, asio::buffer(accepted));
   });
-  rdv::hub::exchange_result slow, patient;
-  const std::string crash = ch10::run([&] {
-    connection_pool pool;
-    const auto now = connection_pool::clock::now;
-    proc::monitor(proc::spawn(
-        [&] { slow = pool.exchange(backend.endpoint(), get("/slow"), "GET", now() + 500ms); }));
-    proc::monitor(proc::spawn(
-        [&] { patient = pool.exchange(backend.endpoint(), get("/long"), "GET", now() + 10s); }));
-    for (int ended = 0; ended < 2; ++ended) proc::receive<proc::down>();
-  });
+  const pooled p = exchange_together(backend.endpoint(), {"/slow", "/long"}, 1024, 32, {500ms});
+  const rdv::hub::exchange_result &slow = p.results[0], &patient = p.results[1];
   backend.join();
-  ASSERT_EQ(crash, "");
   EXPECT_EQ(slow.error, asio::error::timed_out) << "status " << slow.status;
   EXPECT_EQ(backend.failure(), "") << "/long should have come again on a new connection";
   EXPECT_EQ(resent, get("/long"));
