@@ -19,8 +19,10 @@
 
 #include <gtest/gtest.h>
 
+#include <time.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -402,6 +404,50 @@ TEST(Hold, ASocketWatchedAgainIsUnwatchedOnce) {
                           "the socket unwatched, the watch should wait for nothing";
   ASSERT_TRUE(heard.has_value()) << "the client closed while watched, and no hung_up came";
   EXPECT_TRUE(*heard == second) << "the news carries the tag of the latest watch";
+}
+
+// The CPU time this thread has used: the scheduler and its io_context run on it.
+std::chrono::milliseconds thread_cpu_time() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::seconds(t.tv_sec) +
+                                                               std::chrono::nanoseconds(t.tv_nsec));
+}
+
+TEST(Hold, AClientThatHalfClosesWhileNotHeldIsHeardOfOnce) {
+  explained_in("ch10-disconnect");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> end;
+  std::chrono::milliseconds used{};
+  const std::string crash = run([&] {
+    auto& io = proc::current_io_context();
+    // A kept-alive client was held once, and is between two requests (its
+    // connection's process would be writing a long answer) when it shuts
+    // its side down; its socket stays open, in the watch's set.
+    auto [between_server, between_client] = connect(io);
+    auto& watch = proc::scheduler::current().use<rdv::hub::hangup_watch>();
+    watch.watch(between_server, proc::make_ref());
+    watch.unwatch(between_server);
+    between_client.shutdown(tcp::socket::shutdown_send);
+    // Another client held meanwhile keeps the watch listening.
+    auto [server, client] = connect(io);
+    rdv::web::response answer;
+    hold_client(server, stats, end, answer);
+    const auto before = thread_cpu_time();
+    struct never {};  // nothing comes: the after() clause is a one-second pause
+    proc::receive([](const never&) {}, proc::after(1s, [] {}));
+    used = thread_cpu_time() - before;
+    client.close();
+    proc::receive<proc::down>();
+  });
+  ASSERT_EQ(crash, "");
+  EXPECT_LT(used.count(), 100)
+      << "the watch used " << used.count() << " ms of CPU in one second with one client held "
+      << "and another's shutdown in its set: a socket in the set level-triggered is reported "
+         "for as long as its peer stays shut down, and the watch wakes again and again";
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(name(*end), "client_gone");
+  EXPECT_EQ(stats.pending, 0u);
 }
 
 TEST(Hold, AReplyToAProcessThatEndsWithoutAVerdictIsRefused) {
