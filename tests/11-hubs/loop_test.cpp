@@ -7,10 +7,14 @@
 #include "rdv/test/book.hpp"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read_until.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -113,6 +117,79 @@ TEST(Loop, AConnectionBackAfterTheServerFellSilentCarriesMessagesAgain) {
   EXPECT_TRUE(loop.round_trip())
       << "after reconnecting, the subscription should carry messages again (the new socket "
          "must be watched)";
+}
+
+// A NATS server of the test's own, for what a real one does not do on cue:
+// it greets one client and answers its pings, and once the client has
+// subscribed, it sends a message on that subscription and, in the same
+// write, the error that ends a connection (the server's "Stale Connection"),
+// then closes it and listens no more. It runs on a thread of its own.
+class last_words_server {
+public:
+  last_words_server() {
+    greet();
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~last_words_server() {
+    io_.stop();
+    thread_.join();
+  }
+  last_words_server(const last_words_server&) = delete;
+  last_words_server& operator=(const last_words_server&) = delete;
+  std::string url() const { return "nats://127.0.0.1:" + port_; }
+
+private:
+  using tcp = asio::ip::tcp;
+
+  void greet() {
+    listener_.async_accept(client_, [this](boost::system::error_code ec) {
+      if (ec) return;
+      say(R"(INFO {"server_id":"last-words","version":"2.9.0","proto":1,"host":"127.0.0.1",)"
+          R"("port":)" +
+          port_ + R"(,"max_payload":1048576,"headers":true})" + "\r\n");
+      hear();
+    });
+  }
+  void hear() {
+    asio::async_read_until(client_, asio::dynamic_buffer(heard_), "\r\n",
+                           [this](boost::system::error_code ec, std::size_t n) {
+                             if (ec) return;
+                             std::istringstream words(heard_.substr(0, n));
+                             heard_.erase(0, n);
+                             std::string verb, subject, sid;
+                             words >> verb >> subject >> sid;
+                             if (verb == "PING") say("PONG\r\n");
+                             if (verb != "SUB") return hear();
+                             say("MSG " + subject + " " + sid +
+                                 " 4\r\nlast\r\n-ERR 'Stale Connection'\r\n");
+                             boost::system::error_code ignored;
+                             client_.close(ignored);
+                             listener_.close(ignored);
+                           });
+  }
+  void say(const std::string& what) { asio::write(client_, asio::buffer(what)); }
+
+  asio::io_context io_{1};
+  tcp::acceptor listener_{io_, {asio::ip::make_address("127.0.0.1"), 0}};
+  const std::string port_ = std::to_string(listener_.local_endpoint().port());
+  tcp::socket client_{io_};
+  std::string heard_;  // what the client sent that is not read yet
+  std::thread thread_;
+};
+
+TEST(Loop, AMessageThatCameWithTheConnectionsEndIsHandedOut) {
+  explained_in("ch11-loop");
+  last_words_server server;
+  asio::io_context io(1);
+  rdv::hubs::nats_connection bus(io);
+  bus.connect(server.url(), 5s);
+  std::vector<std::string> got;
+  bus.subscribe("replies", [&](const rdv::hubs::bus_message& m) { got.emplace_back(m.data); });
+  EXPECT_TRUE(run_until(io, [&] { return !got.empty(); }))
+      << "the message came in the same read as the error that ended the connection, and it was "
+         "never handed out (this server does not come back, so no later read hands it out)";
+  EXPECT_EQ(got, std::vector<std::string>{"last"});
+  EXPECT_FALSE(bus.connected());
 }
 
 TEST(Loop, ConnectGivesUpWithOneLineWhenNoServerListens) {
