@@ -119,6 +119,30 @@ TEST(Loop, AConnectionBackAfterTheServerFellSilentCarriesMessagesAgain) {
          "must be watched)";
 }
 
+TEST(Loop, AConnectionThatBrokeAndCameBackWhileTheLoopStoodStillCarriesMessagesAgain) {
+  explained_in("ch11-loop");
+  ping_loop loop;
+  ASSERT_TRUE(loop.round_trip());  // a read is being waited for on the socket
+  // The loop stands still (a handler taking its time) while the bus goes
+  // down and comes back: the client finds the break by its pings, on its
+  // own thread, and reconnects there. When the loop runs again, its queue
+  // holds the old socket's news and the new socket's attach together.
+  loop.server.stop();
+  const auto patience = std::chrono::steady_clock::now() + 10s;
+  while (loop.bus.connected() && std::chrono::steady_clock::now() < patience) {
+    std::this_thread::sleep_for(10ms);  // only the client's own threads run meanwhile
+  }
+  ASSERT_FALSE(loop.bus.connected()) << "two unanswered pings should have broken the connection";
+  loop.server.restart();
+  while (!loop.bus.connected() && std::chrono::steady_clock::now() < patience + 10s) {
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_TRUE(loop.bus.connected()) << "the client should reconnect by itself";
+  EXPECT_TRUE(loop.round_trip())
+      << "the new socket was attached before the old socket's wait had ended: that wait's end "
+         "must not keep the new socket from being watched";
+}
+
 // A NATS server of the test's own, for what a real one does not do on cue:
 // it greets one client and answers its pings, and once the client has
 // subscribed, it sends a message on that subscription and, in the same
