@@ -14,6 +14,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -141,6 +145,50 @@ TEST(Loop, AConnectionThatBrokeAndCameBackWhileTheLoopStoodStillCarriesMessagesA
   EXPECT_TRUE(loop.round_trip())
       << "the new socket was attached before the old socket's wait had ended: that wait's end "
          "must not keep the new socket from being watched";
+}
+
+// Every descriptor this process may open, taken (by opening /dev/null)
+// but `left`; given back when it goes.
+class descriptors_used_up {
+public:
+  explicit descriptors_used_up(std::size_t left) {
+    for (int fd; (fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;) taken_.push_back(fd);
+    for (; left > 0 && !taken_.empty(); --left) give_back_one();
+  }
+  ~descriptors_used_up() {
+    while (!taken_.empty()) give_back_one();
+  }
+  descriptors_used_up(const descriptors_used_up&) = delete;
+  descriptors_used_up& operator=(const descriptors_used_up&) = delete;
+
+private:
+  void give_back_one() {
+    ::close(taken_.back());
+    taken_.pop_back();
+  }
+  std::vector<int> taken_;
+};
+
+TEST(Loop, AConnectionThatFindsNoDescriptorForItsCopyIsTriedAgain) {
+  explained_in("ch11-attach");
+  ch11::nats_server server;
+  asio::io_context io(1);
+  rdv::hubs::nats_connection bus(io);
+  // One descriptor left for a second: each attempt's socket takes it, and
+  // its copy for the io_context finds none.
+  std::optional<descriptors_used_up> all_but_one(std::in_place, 1);
+  std::thread give_back([&] {
+    std::this_thread::sleep_for(1s);
+    all_but_one.reset();
+  });
+  ASSERT_NO_THROW(bus.connect(server.url(), 15s))
+      << "out of descriptors is a failed attempt, for the client to try again, not the end of "
+         "the hub";
+  give_back.join();
+  std::vector<std::string> got;
+  bus.subscribe("ping", [&](const rdv::hubs::bus_message& m) { got.emplace_back(m.data); });
+  ASSERT_EQ(bus.publish("ping", "", "?"), sent::yes);
+  EXPECT_TRUE(run_until(io, [&] { return !got.empty(); }));
 }
 
 // A NATS server of the test's own, for what a real one does not do on cue:
