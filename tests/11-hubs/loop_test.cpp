@@ -14,9 +14,13 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -145,6 +149,37 @@ TEST(Loop, AConnectionThatBrokeAndCameBackWhileTheLoopStoodStillCarriesMessagesA
   EXPECT_TRUE(loop.round_trip())
       << "the new socket was attached before the old socket's wait had ended: that wait's end "
          "must not keep the new socket from being watched";
+}
+
+// This process's descriptors of sockets connected to `port` on 127.0.0.1.
+std::vector<int> descriptors_connected_to(std::uint16_t port) {
+  std::vector<int> found;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    const int fd = std::stoi(entry.path().filename().string());
+    sockaddr_in peer{};
+    socklen_t size = sizeof peer;
+    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &size) == 0 &&
+        peer.sin_family == AF_INET && ntohs(peer.sin_port) == port) {
+      found.push_back(fd);
+    }
+  }
+  return found;
+}
+
+TEST(Loop, TheCopyOfTheSocketIsNotInheritedByProgramsTheHubStarts) {
+  explained_in("ch11-attach");
+  ch11::nats_server server;
+  asio::io_context io(1);
+  rdv::hubs::nats_connection bus(io);
+  bus.connect(server.url(), 5s);
+  ASSERT_TRUE(run_until(io, [&] { return bus.watching(); }));
+  const std::vector<int> found = descriptors_connected_to(server.port());
+  ASSERT_EQ(found.size(), 2U) << "the client's descriptor of its socket, and the io_context's copy";
+  int closed_on_exec = 0;
+  for (const int fd : found) closed_on_exec += (::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0 ? 1 : 0;
+  EXPECT_GE(closed_on_exec, 1)
+      << "the io_context's copy of the bus's socket should close on exec (FD_CLOEXEC), so that a "
+         "program the hub starts does not inherit the connection";
 }
 
 // Every descriptor this process may open, taken (by opening /dev/null)
