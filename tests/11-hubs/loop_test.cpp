@@ -168,12 +168,9 @@ std::vector<int> descriptors_connected_to(std::uint16_t port) {
 
 TEST(Loop, TheCopyOfTheSocketIsNotInheritedByProgramsTheHubStarts) {
   explained_in("ch11-attach");
-  ch11::nats_server server;
-  asio::io_context io(1);
-  rdv::hubs::nats_connection bus(io);
-  bus.connect(server.url(), 5s);
-  ASSERT_TRUE(run_until(io, [&] { return bus.watching(); }));
-  const std::vector<int> found = descriptors_connected_to(server.port());
+  ping_loop loop;
+  ASSERT_TRUE(run_until(loop.io, [&] { return loop.bus.watching(); }));
+  const std::vector<int> found = descriptors_connected_to(loop.server.port());
   ASSERT_EQ(found.size(), 2U) << "the client's descriptor of its socket, and the io_context's copy";
   int closed_on_exec = 0;
   for (const int fd : found) closed_on_exec += (::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0 ? 1 : 0;
