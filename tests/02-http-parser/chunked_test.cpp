@@ -52,6 +52,10 @@ TEST(ChunkSize, ReadsHexDigitsAndChecksTheExtensionsItSkips) {
       {"5;a=\"b\\\"", parse_error::bad_chunk_size, 0},
       {"5;a=\"b\"c", parse_error::bad_chunk_size, 0},
       {"5;a=(b)", parse_error::bad_chunk_size, 0},
+      {"5;a=b ", parse_error::bad_chunk_size, 0},
+      {"5;a=\"x\" ", parse_error::bad_chunk_size, 0},
+      {" 5", parse_error::bad_chunk_size, 0},
+      {"\t5", parse_error::bad_chunk_size, 0},
       {"g", parse_error::bad_chunk_size, 0},
   };
   for (const auto& c : cases) {
@@ -129,6 +133,44 @@ TEST(ChunkedBody, KeepsTrailerFieldsAsViews) {
   ASSERT_EQ(trailers.size(), 2u);
   EXPECT_EQ(trailers.find("x-sum"), "7");
   EXPECT_EQ(trailers[1].value, "ok");
+}
+
+TEST(ChunkedBody, RefusesWhatCanNoLongerBeRightWithoutWaitingForMore) {
+  explained_in("ch02-chunked");
+  body_decoder decoder;
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("5\r\nhelloX", decoder), "bad_chunk_end")
+      << "a chunk's data must be followed by CRLF: an X there is wrong already, with nothing "
+         "more to come";
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("5\r\nhello\rX", decoder), "bad_chunk_end");
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  const std::string long_line = "5;a=" + std::string(rdv::http::max_chunk_line + 1, 'b');
+  EXPECT_EQ(decode_byte_by_byte(long_line, decoder), "bad_chunk_size")
+      << "a chunk-size line past " << rdv::http::max_chunk_line
+      << " bytes is refused as soon as it is that long, before its end arrives";
+}
+
+TEST(ChunkedBody, HoldsTheTrailersToTheParsersLimits) {
+  explained_in("ch02-limits");
+  rdv::http::limits two_fields;
+  two_fields.max_fields = 2;
+  body_decoder decoder(two_fields);
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("1\r\nx\r\n0\r\nA: 1\r\nB: 2\r\n\r\n", decoder),
+            "x (done, rest \"\")");
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("1\r\nx\r\n0\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", decoder),
+            "too_many_fields")
+      << "three trailer fields, with limits allowing two";
+  rdv::http::limits short_head;
+  short_head.max_head = 64;
+  body_decoder short_decoder(short_head);
+  short_decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(
+      decode_byte_by_byte("1\r\nx\r\n0\r\nA: " + std::string(100, 'a') + "\r\n\r\n", short_decoder),
+      "head_too_large")
+      << "a trailer section of over 100 bytes, with limits allowing a head of 64";
 }
 
 TEST(ChunkedBody, StopsAtTheBodyLimit) {

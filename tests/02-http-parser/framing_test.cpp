@@ -75,6 +75,9 @@ TEST(Framing, RefusesAmbiguousFraming) {
   rdv::http::framing how;
   EXPECT_EQ(framing_of(head + "Content-Length: 3\r\nTransfer-Encoding: chunked", how),
             parse_error::length_and_transfer_encoding);
+  EXPECT_EQ(framing_of(head + "Content-Length: 3\r\nTransfer-Encoding: gzip, chunked", how),
+            parse_error::length_and_transfer_encoding)
+      << "both fields: whatever the codings, that is the error (and its status, 400)";
   EXPECT_EQ(framing_of(head + "Content-Length: 3\r\nContent-Length: 4", how),
             parse_error::conflicting_content_length);
   EXPECT_EQ(framing_of(head + "Transfer-Encoding: chunked, identity", how),
