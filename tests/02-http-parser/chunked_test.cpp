@@ -135,40 +135,36 @@ TEST(ChunkedBody, KeepsTrailerFieldsAsViews) {
   EXPECT_EQ(trailers[1].value, "ok");
 }
 
+// Decodes the chunked `body` fed one byte more at a time, by a new decoder
+// with the limits `held_to`.
+std::string decode_chunked(std::string_view body, const rdv::http::limits& held_to = {}) {
+  body_decoder decoder(held_to);
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  return decode_byte_by_byte(body, decoder);
+}
+
 TEST(ChunkedBody, RefusesWhatCanNoLongerBeRightWithoutWaitingForMore) {
   explained_in("ch02-chunked");
-  body_decoder decoder;
-  decoder.start({rdv::http::body_kind::chunked, 0});
-  EXPECT_EQ(decode_byte_by_byte("5\r\nhelloX", decoder), "bad_chunk_end")
+  EXPECT_EQ(decode_chunked("5\r\nhelloX"), "bad_chunk_end")
       << "a chunk's data must be followed by CRLF: an X there is wrong already, with nothing "
          "more to come";
-  decoder.start({rdv::http::body_kind::chunked, 0});
-  EXPECT_EQ(decode_byte_by_byte("5\r\nhello\rX", decoder), "bad_chunk_end");
-  decoder.start({rdv::http::body_kind::chunked, 0});
-  const std::string long_line = "5;a=" + std::string(rdv::http::max_chunk_line + 1, 'b');
-  EXPECT_EQ(decode_byte_by_byte(long_line, decoder), "bad_chunk_size")
+  EXPECT_EQ(decode_chunked("5\r\nhello\rX"), "bad_chunk_end");
+  EXPECT_EQ(decode_chunked("5;a=" + std::string(rdv::http::max_chunk_line + 1, 'b')),
+            "bad_chunk_size")
       << "a chunk-size line past " << rdv::http::max_chunk_line
       << " bytes is refused as soon as it is that long, before its end arrives";
 }
 
 TEST(ChunkedBody, HoldsTheTrailersToTheParsersLimits) {
   explained_in("ch02-limits");
-  rdv::http::limits two_fields;
-  two_fields.max_fields = 2;
-  body_decoder decoder(two_fields);
-  decoder.start({rdv::http::body_kind::chunked, 0});
-  EXPECT_EQ(decode_byte_by_byte("1\r\nx\r\n0\r\nA: 1\r\nB: 2\r\n\r\n", decoder),
+  const rdv::http::limits two_fields{.max_fields = 2};
+  EXPECT_EQ(decode_chunked("1\r\nx\r\n0\r\nA: 1\r\nB: 2\r\n\r\n", two_fields),
             "x (done, rest \"\")");
-  decoder.start({rdv::http::body_kind::chunked, 0});
-  EXPECT_EQ(decode_byte_by_byte("1\r\nx\r\n0\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", decoder),
+  EXPECT_EQ(decode_chunked("1\r\nx\r\n0\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", two_fields),
             "too_many_fields")
       << "three trailer fields, with limits allowing two";
-  rdv::http::limits short_head;
-  short_head.max_head = 64;
-  body_decoder short_decoder(short_head);
-  short_decoder.start({rdv::http::body_kind::chunked, 0});
   EXPECT_EQ(
-      decode_byte_by_byte("1\r\nx\r\n0\r\nA: " + std::string(100, 'a') + "\r\n\r\n", short_decoder),
+      decode_chunked("1\r\nx\r\n0\r\nA: " + std::string(100, 'a') + "\r\n\r\n", {.max_head = 64}),
       "head_too_large")
       << "a trailer section of over 100 bytes, with limits allowing a head of 64";
 }
