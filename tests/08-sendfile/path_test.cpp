@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+
 #include <cerrno>
 #include <filesystem>
 #include <string>
@@ -130,6 +132,13 @@ TEST_P(Confinement, OpensFilesAndLinksThatStayInside) {
   }
   EXPECT_EQ(open_error(tree, GetParam(), "missing.txt"), ENOENT);
   EXPECT_EQ(open_error(tree, GetParam(), "hello.txt/x"), ENOTDIR);
+  const rdv::files::root_directory root(tree.root().string(), GetParam());
+  boost::system::error_code ec;
+  const auto file = root.open("hello.txt", ec);
+  ASSERT_TRUE(file) << ec.message();
+  EXPECT_NE(::fcntl(file.get(), F_GETFD) & FD_CLOEXEC, 0)
+      << "a file the server opens (and may keep open) should close on exec (O_CLOEXEC), so that "
+         "a program the server starts does not inherit it";
 }
 
 TEST_P(Confinement, RefusesLinksAndPathsLeadingOutside) {

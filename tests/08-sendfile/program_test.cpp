@@ -64,6 +64,35 @@ TEST(Program, KeepsFilesOpenUnlessToldNotTo) {
   EXPECT_EQ(r.status, 2) << r.out << r.err;
 }
 
+TEST(Program, ServesAFileOnAFilesystemMountedInsideTheRoot) {
+  explained_in("ch08-confinement");
+  const ch08::filled_root tree;
+  std::filesystem::create_directory(tree.root() / "media");
+  // The server runs in a mount namespace of its own (as root only), with a
+  // tmpfs on root/media: a file there is inside the root, on another
+  // filesystem.
+  const std::string unshare = "/usr/bin/unshare";
+  const std::string mount_then = R"(mount -t tmpfs rdv-test "$1/media" && printf clip > )"
+                                 R"("$1/media/clip.txt" && shift && exec "$@")";
+  const auto probe = rdv::test::run_to_end(
+      unshare, {"--mount", "sh", "-c", mount_then, "sh", tree.root().string(), "true"});
+  if (probe.status != 0) {
+    GTEST_SKIP() << "no mount namespace to be had here (it takes root): " << probe.err;
+  }
+  rdv::test::program p(unshare,
+                       {"--mount", "sh", "-c", mount_then, "sh", tree.root().string(), server,
+                        "--root", tree.root().string(), "--listen", "127.0.0.1:0"});
+  rdv::test::client c(p.port("http"));
+  c.send("GET /media/clip.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto answer = c.read_response();
+  EXPECT_EQ(answer.status, 200)
+      << "a file beneath the root on a filesystem mounted there is inside the root: keeping "
+         "paths beneath the root is not keeping them on its filesystem\n"
+      << c.transcript();
+  EXPECT_EQ(answer.body, "clip");
+  EXPECT_EQ(p.stop(), 0) << p.output();
+}
+
 TEST(Program, SendsTheSameBytesEveryWay) {
   explained_in("ch08-packets");
   const ch08::filled_root tree;

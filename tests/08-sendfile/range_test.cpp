@@ -73,6 +73,7 @@ TEST(Range, RefusesRangesOutsideTheFileWith416) {
            {"bytes=1000-", 1000},
            {"bytes=1000-2000", 1000},
            {"bytes=-0", 1000},
+           {"bytes=-0", 0},
            {"bytes=0-", 0},
            {"bytes=18446744073709551616-", 1000}}) {
     EXPECT_EQ(rdv::http::decide_range(range, length).what, range_decision::unsatisfiable)
@@ -95,6 +96,9 @@ TEST(Range, SendsTheWholeFileForWhatItIgnores) {
   }
   EXPECT_EQ(rdv::http::decide_range("bytes=-5", 0).what, range_decision::whole)
       << "the last 5 bytes of an empty file: the whole (empty) file";
+  EXPECT_EQ(rdv::http::decide_range("bytes=5-3", 2).what, range_decision::whole)
+      << "a range whose last byte comes before its first is not one, though its first is past "
+         "the end: ignored, the whole file";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "event_loop.hpp"
 #include "processes.hpp"
 #include "root_directory.hpp"
+#include "sendfile_faults.hpp"
 #include "temp_root.hpp"
 #include "use_process.hpp"
 
@@ -19,6 +20,8 @@
 #include <boost/asio/spawn.hpp>
 
 #include <fcntl.h>
+
+#include <csignal>
 
 #include <gtest/gtest.h>
 
@@ -144,6 +147,60 @@ TEST(AsyncSendfile, ReportsEofWhenTheFileIsShorterThanTheCount) {
   EXPECT_EQ(t.o.ec, asio::error::eof) << "got " << t.o.ec.message();
   EXPECT_EQ(t.o.sent, content.size());
   EXPECT_TRUE(t.received == content) << rdv::test::first_difference(content, t.received);
+}
+
+// Sends the whole content with async_sendfile, its first sendfile_some()
+// call going as `fault` says; expects every byte once.
+void expect_every_byte_despite(ch08::sendfile_fault fault) {
+  temp_file f(content);
+  transfer t(content.size());
+  ch08::fail_next_sendfile(fault);
+  rdv::files::async_sendfile(t.s.sender, f.file.get(), 0, content.size(), t.record());
+  t.run();
+  t.expect_sent(content);
+}
+
+TEST(AsyncSendfile, TriesAgainWhenASignalInterruptsACall) {
+  explained_in("ch08-sendfile");
+  expect_every_byte_despite(ch08::sendfile_fault::interrupted);
+}
+
+TEST(AsyncSendfile, CountsTheBytesOfACallThatAlsoReportsAFullBuffer) {
+  explained_in("ch08-sendfile");
+  // As FreeBSD's and macOS's sendfile do: some bytes sent, and EAGAIN.
+  expect_every_byte_despite(ch08::sendfile_fault::sent_then_full);
+}
+
+TEST(AsyncSendfile, LeavesTheSocketBlockingForItsOwnersCalls) {
+  explained_in("ch08-async-sendfile");
+  temp_file f("1234567");
+  transfer t(7);
+  ASSERT_FALSE(t.s.sender.non_blocking());
+  rdv::files::async_sendfile(t.s.sender, f.file.get(), 0, 7, t.record());
+  t.run();
+  t.expect_sent("1234567");
+  EXPECT_FALSE(t.s.sender.non_blocking())
+      << "the operation makes the descriptor non-blocking for itself (native_non_blocking); the "
+         "socket's owner still gets blocking synchronous calls (non_blocking() stays false)";
+}
+
+TEST(AsyncSendfile, ReportsAClientThatHasGoneWithAsiosOwnError) {
+  explained_in("ch08-sendfile");
+  temp_file f(content);
+  socket_pair s;
+  s.receiver.close();  // the client leaves: what reaches its port is answered with a reset
+  const auto before = std::signal(SIGPIPE, SIG_IGN);  // as every server of the course does
+  outcome o;
+  rdv::files::async_sendfile(
+      s.sender, f.file.get(), 0, content.size(),
+      [&](boost::system::error_code ec, std::uint64_t sent) { o = {true, ec, sent}; });
+  run_until(s.io, [&] { return o.done; });
+  std::signal(SIGPIPE, before);
+  ASSERT_TRUE(o.done) << "the operation never completed";
+  EXPECT_TRUE(o.ec == asio::error::broken_pipe || o.ec == asio::error::connection_reset)
+      << "got " << o.ec.message() << " (" << o.ec.category().name()
+      << "): a system call's errno is an error of the system category, which is how Asio's "
+         "callers compare it with broken_pipe or connection_reset";
 }
 
 TEST(AsyncSendfile, StopsWhenItsWaitIsCancelled) {
