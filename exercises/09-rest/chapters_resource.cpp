@@ -29,6 +29,10 @@ std::vector<std::string_view> chapters_resource::allowed(std::string_view path) 
   return {};
 }
 
+std::vector<std::string_view> chapters_resource::methods(std::string_view) const {
+  return {"GET", "HEAD", "PUT", "OPTIONS"};  // PUT on a chapter
+}
+
 std::vector<std::string_view> chapters_resource::representations(std::string_view) const {
   return {json, xml};  // one resource, two representations: the client chooses
 }

@@ -14,6 +14,7 @@ namespace rdv::rest {
 class chapters_resource : public resource {
 public:
   std::vector<std::string_view> allowed(std::string_view path) const override;
+  std::vector<std::string_view> methods(std::string_view prefix) const override;
   std::vector<std::string_view> representations(std::string_view path) const override;
   web::response respond(web::request& request, std::string_view path,
                         std::string_view media_type) override;

@@ -24,7 +24,7 @@ public:
   /// server, else the mounted resource's answer, or 404, 405, 406.
   web::response handle(web::request& request);
 
-  /// The methods some mounted resource allows, for `OPTIONS *`.
+  /// The methods some path of some mounted resource allows, for `OPTIONS *`.
   std::vector<std::string_view> server_methods() const;
 
 private:

@@ -21,6 +21,13 @@ public:
   /// "OPTIONS"}; empty when there is no resource at `path` (404).
   virtual std::vector<std::string_view> allowed(std::string_view path) const = 0;
 
+  /// Every method that some path under `prefix`, where the resource is
+  /// mounted, allows: what it adds to the server's methods (`OPTIONS *`).
+  /// By default, those of `prefix` itself.
+  virtual std::vector<std::string_view> methods(std::string_view prefix) const {
+    return allowed(prefix);
+  }
+
   /// The media types of the representations of `path`, in the server's
   /// order of preference, for example {"application/json", "application/xml"}.
   virtual std::vector<std::string_view> representations(std::string_view path) const = 0;

@@ -40,7 +40,7 @@ resource* router::find(std::string_view path) const {
 std::vector<std::string_view> router::server_methods() const {
   std::vector<std::string_view> all{"OPTIONS"};
   for (const auto& [prefix, r] : mounts_) {
-    for (const auto method : r->allowed(prefix)) {
+    for (const auto method : r->methods(prefix)) {
       if (std::find(all.begin(), all.end(), method) == all.end()) all.push_back(method);
     }
   }

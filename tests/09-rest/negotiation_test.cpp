@@ -18,10 +18,11 @@ TEST(Quality, ReadsQvaluesIntoThousandths) {
   const struct {
     const char* text;
     std::optional<quality> expected;
-  } cases[] = {{"1", 1000},    {"1.", 1000}, {"1.000", 1000}, {"0", 0},      {"0.5", 500},
-               {"0.05", 50},   {"0.001", 1}, {"0.999", 999},  {"1.001", {}}, {"2", {}},
-               {"0.5555", {}}, {".5", {}},   {"", {}},        {"0,5", {}},   {"1.0x", {}},
-               {"-0", {}},     {"01", {}},   {"0.5x", {}},    {"0./", {}},   {"0.:", {}}};
+  } cases[] = {{"1", 1000},    {"1.", 1000},   {"1.000", 1000}, {"0", 0},      {"0.5", 500},
+               {"0.05", 50},   {"0.001", 1},   {"0.999", 999},  {"1.001", {}}, {"2", {}},
+               {"0.5555", {}}, {".5", {}},     {"", {}},        {"0,5", {}},   {"1.0x", {}},
+               {"-0", {}},     {"01", {}},     {"0.5x", {}},    {"0./", {}},   {"0.:", {}},
+               {"0.", 0},      {"1.0000", {}}, {"0.-5", {}},    {"1.-0", {}},  {"0.+5", {}}};
   for (const auto& [text, expected] : cases) {
     quality q = -1;
     const bool ok = parse_quality(text, q);
@@ -105,7 +106,11 @@ TEST(Negotiation, ChoosesWhatTheClientPrefers) {
       {"text/html, garbage", std::nullopt},              // the rest still refuses both
       {"APPLICATION/XML", "application/xml"},            // case-insensitive
       {"application/json;charset=utf-8", std::nullopt},  // parameters must match
-      {"nonsense", "application/json"},                  // nothing usable: disregarded
+      {"application/*;charset=utf-8", std::nullopt},     // on a wildcard too
+      {"*/*;level=1", std::nullopt},
+      {"application/json;q=0.5, application/json;q=0", "application/json"},  // the first speaks
+      {"application/json;q=0, application/json;q=0.5", std::nullopt},
+      {"nonsense", "application/json"},  // nothing usable: disregarded
       {"", "application/json"},
   };
   for (const auto& [accept, expected] : cases) {

@@ -88,6 +88,11 @@ TEST(Resource, Answers405WithAllowForAWrongMethod) {
   const auto item = s.ask("POST /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
   EXPECT_EQ(item.status, 405) << item.raw;
   EXPECT_EQ(item.field("Allow"), "GET, HEAD, PUT, OPTIONS") << item.raw;
+  const auto queried = s.ask("DELETE /chapters/03?x=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(queried.status, 405) << queried.raw;
+  EXPECT_EQ(queried.field("Allow"), "GET, HEAD, PUT, OPTIONS")
+      << "the methods of the resource at the path, which the query is not part of\n"
+      << queried.raw;
   // The method comes first: a client that also accepts nothing on offer
   // still learns which methods it may use.
   const auto refused = s.ask("DELETE /chapters HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\n\r\n");
@@ -130,6 +135,9 @@ TEST(Resource, ReadsAcceptInAnyCaseAndFromEveryLine) {
   EXPECT_EQ(lowercase.field("Content-Type"), "application/xml")
       << "field names are case-insensitive\n"
       << lowercase.raw;
+  const auto mixed =
+      s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\naCcEpT: application/xml\r\n\r\n");
+  EXPECT_EQ(mixed.field("Content-Type"), "application/xml") << mixed.raw;
   const auto two_lines = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: "
                                "text/html\r\nAccept: application/xml\r\n\r\n");
   EXPECT_EQ(two_lines.status, 200) << "two Accept lines are one list\n" << two_lines.raw;
@@ -150,6 +158,9 @@ TEST(Options, OnAResourceTellsItsMethodsAndRepresentations) {
   const auto picky = s.ask("OPTIONS /chapters/05 HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\n\r\n");
   EXPECT_EQ(picky.status, 200) << picky.raw;
   EXPECT_EQ(picky.field("Allow"), "GET, HEAD, PUT, OPTIONS") << picky.raw;
+  EXPECT_EQ(rdv::test::field_count(picky.fields, "Vary"), 0u)
+      << "nothing was negotiated, so the answer does not vary by Accept\n"
+      << picky.raw;
 }
 
 TEST(Options, StarAsksAboutTheWholeServer) {
@@ -158,8 +169,10 @@ TEST(Options, StarAsksAboutTheWholeServer) {
   const auto r = s.ask("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(r.status, 204) << r.raw;
   const std::string allow = r.field("Allow");
-  for (const char* method : {"OPTIONS", "GET", "HEAD"}) {
-    EXPECT_NE(allow.find(method), std::string::npos) << "Allow: " << allow << "\n" << r.raw;
+  for (const char* method : {"OPTIONS", "GET", "HEAD", "PUT"}) {
+    EXPECT_NE(allow.find(method), std::string::npos)
+        << "Allow: " << allow << " (PUT: on a chapter)\n"
+        << r.raw;
   }
   EXPECT_EQ(s.ask("GET * HTTP/1.1\r\nHost: x\r\n\r\n").status, 400) << "only OPTIONS may name *";
 }
@@ -187,10 +200,42 @@ TEST(Put, ChangesTheResourceInEitherRepresentation) {
   EXPECT_EQ(plain.status, 415) << plain.raw;
   EXPECT_EQ(rdv::test::field_count(plain.fields, "Content-Type"), 1u) << plain.raw;
   EXPECT_EQ(plain.field("Content-Type"), "text/plain; charset=utf-8") << plain.raw;
+  EXPECT_EQ(plain.field("Vary"), "Accept")
+      << "the router adds Vary to every answer of the resource's: had Accept refused both "
+         "types, this would have been a 406\n"
+      << plain.raw;
   EXPECT_EQ(s.ask("PUT /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                   "Content-Length: 18\r\n\r\n{\"status\":\"later\"}")
                 .status,
             400);
+}
+
+TEST(Put, IsNegotiatedAsGetIs) {
+  explained_in("ch09-put");
+  rest_server s;
+  const std::string json = R"({"status":"done"})";
+  const auto put = [&](std::string_view accept) {
+    return s.ask("PUT /chapters/05 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 "Accept: " +
+                 std::string(accept) + "\r\nContent-Length: " + std::to_string(json.size()) +
+                 "\r\n\r\n" + json);
+  };
+  const auto as_xml = put("application/xml");
+  ASSERT_EQ(as_xml.status, 200) << as_xml.raw;
+  EXPECT_EQ(as_xml.field("Content-Type"), "application/xml")
+      << "the answer is in the representation Accept chose, not in the body's\n"
+      << as_xml.raw;
+  EXPECT_NE(as_xml.body.find("<status>done</status>"), std::string::npos) << as_xml.raw;
+  const auto before = s.ask("GET /chapters/06 HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto refused =
+      s.ask("PUT /chapters/06 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Accept: text/html\r\nContent-Length: " +
+            std::to_string(json.size()) + "\r\n\r\n" + json);
+  EXPECT_EQ(refused.status, 406) << refused.raw;
+  const auto after = s.ask("GET /chapters/06 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(after.body, before.body)
+      << "a PUT whose answer nothing offered could represent is refused before it is applied\n"
+      << after.raw;
 }
 
 TEST(Put, RefusesHostileBodiesWith400) {
