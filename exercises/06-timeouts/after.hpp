@@ -5,6 +5,7 @@
 
 #include "event_loop.hpp"
 #include "processes.hpp"
+#include "time_limit.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -26,12 +27,12 @@ struct timeout_clause {
 /// A timeout clause for receive(): call `on_timeout()` if no wanted message
 /// arrives within `limit`. A zero (or negative) limit polls: it takes a
 /// message already in the mailbox, or times out at once; and
-/// `steady_clock::duration::max()` waits for ever, as Erlang's `after
-/// infinity` does.
+/// `steady_clock::duration::max()` (or any limit too long for the clock to
+/// reach, `hours::max()` say) waits for ever, as Erlang's `after infinity`
+/// does.
 template <class Rep, class Period, class F>
 timeout_clause<std::decay_t<F>> after(std::chrono::duration<Rep, Period> limit, F&& on_timeout) {
-  return {std::max(std::chrono::ceil<std::chrono::steady_clock::duration>(limit),
-                   std::chrono::steady_clock::duration::zero()),
+  return {std::max(clock_limit(limit), std::chrono::steady_clock::duration::zero()),
           std::forward<F>(on_timeout)};
 }
 

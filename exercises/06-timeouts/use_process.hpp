@@ -6,6 +6,7 @@
 
 #include "alarm_clock.hpp"
 #include "event_loop.hpp"
+#include "time_limit.hpp"
 
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -42,7 +43,7 @@ public:
   template <class Rep, class Period>
   constexpr use_process_t within(std::chrono::duration<Rep, Period> limit) const {
     use_process_t token = *this;
-    token.limit_ = std::chrono::ceil<std::chrono::steady_clock::duration>(limit);
+    token.limit_ = clock_limit(limit);
     return token;
   }
 

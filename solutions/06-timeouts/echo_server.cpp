@@ -21,6 +21,8 @@ void serve(tcp::socket socket, std::chrono::milliseconds idle) {
   //       token cancels the read after `idle`, and what error does it give then?
   // HINT: What is the difference between async_read_some and async_write in how
   //       many bytes they move? Which one does the echo need for each?
+  // HINT: A client may send and never read what comes back: the write then
+  //       waits for it. For how long may it?
   // STUB: (void)socket; (void)idle;
   std::array<char, buffer_size> buffer;
   for (;;) {
@@ -28,7 +30,8 @@ void serve(tcp::socket socket, std::chrono::milliseconds idle) {
     const std::size_t n =
         socket.async_read_some(asio::buffer(buffer), use_process.within(idle)[ec]);
     if (ec) return;  // closed, reset, or idle for too long (asio::error::timed_out)
-    asio::async_write(socket, asio::buffer(buffer.data(), n), use_process[ec]);
+    // A client that takes nothing it is sent for as long is idle too.
+    asio::async_write(socket, asio::buffer(buffer.data(), n), use_process.within(idle)[ec]);
     if (ec) return;
   }
   // END EXERCISE

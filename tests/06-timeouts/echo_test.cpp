@@ -131,6 +131,30 @@ TEST_F(Echo, ClosesAConnectionThatStaysIdle) {
   EXPECT_LT(closed_after, idle * 18 / 10) << "nor after a second idle time";
 }
 
+TEST_F(Echo, HangsUpOnAClientThatHasSentAllItWill) {
+  explained_in("ch06-echo");
+  rdv::test::stream_client client(port);
+  const auto started = clock_type::now();
+  client.write_all("hello\n");
+  client.shutdown_write();  // the end of what it sends: the server sees end of stream
+  EXPECT_EQ(client.read_to_end(), "hello\n");
+  EXPECT_LT(clock_type::now() - started, idle)
+      << "the client's end of stream is the end of the echo: the server should hang up then, "
+         "not wait out the idle time";
+}
+
+TEST_F(Echo, HangsUpOnAClientThatTakesNothingItIsSent) {
+  explained_in("ch06-idle");
+  rdv::test::stream_client client(port, 4096);
+  // The client sends while it reads nothing: the echo fills its window, the
+  // server's write waits, and the server reads no more, until the client's
+  // own writes find every buffer full. It is as idle as a silent client.
+  EXPECT_GT(client.write_until_full(), 0u);
+  EXPECT_TRUE(client.wait_hung_up(idle * 10))
+      << "a client that took none of the echo for " << idle.count() * 10
+      << " ms was not hung up on: a write that waits has no deadline";
+}
+
 TEST_F(Echo, EveryByteFromTheClientPutsOffTheIdleTimeout) {
   explained_in("ch06-idle");
   rdv::test::client c(port);

@@ -36,14 +36,18 @@ TEST_F(Loop, ATimeoutFiresWhenNoMessageComes) {
   explained_in("ch06-after");
   std::string got;
   clock_type::duration waited{};
+  bool still_held = true;
   node.spawn([&] {
     const auto started = clock_type::now();
-    got = receive(message, after(20ms, timeout));
+    still_held =
+        ch06::leaves_its_ticket_live([&] { got = receive(message, after(20ms, timeout)); });
     waited = clock_type::now() - started;
   });
   run_all();
   EXPECT_EQ(got, "timeout");
   EXPECT_GE(waited, 20ms) << "a timer never fires early";
+  EXPECT_FALSE(still_held) << "the receive timed out with its ticket still live: whichever way "
+                              "the wait ends, its ticket is retired";
 }
 
 TEST_F(Loop, AMessageAlreadyInTheMailboxWinsWithoutWaiting) {
@@ -118,14 +122,22 @@ TEST_F(Loop, UnwantedMessagesDoNotPutOffTheTimeout) {
 
 TEST_F(Loop, ALimitTooLongToReachWaitsForTheMessage) {
   explained_in("ch06-after");
-  std::string got;
+  std::vector<std::string> got(3);
   boost::asio::steady_timer later(io, 20ms);
-  const pid waiter =
-      node.spawn([&] { got = receive(message, after(clock_type::duration::max(), timeout)); });
-  later.async_wait([&](boost::system::error_code) { node.send(waiter, 1); });
+  // Three processes, each waiting when its message comes.
+  const std::vector<pid> waiters = {
+      node.spawn([&] { got[0] = receive(message, after(clock_type::duration::max(), timeout)); }),
+      node.spawn(
+          [&] { got[1] = receive(message, after(clock_type::duration::max() - 1ns, timeout)); }),
+      node.spawn([&] { got[2] = receive(message, after(std::chrono::hours::max(), timeout)); })};
+  later.async_wait([&](boost::system::error_code) {
+    for (const pid waiter : waiters) node.send(waiter, 1);
+  });
   run_all();
-  EXPECT_EQ(got, "message") << "steady_clock::duration::max() waits for ever, as Erlang's after "
-                               "infinity does: now() + limit must not wrap around into the past";
+  EXPECT_EQ(got, (std::vector<std::string>{"message", "message", "message"}))
+      << "steady_clock::duration::max() waits for ever, as Erlang's after infinity does, and so "
+         "does any limit the clock cannot reach: now() + limit must not wrap around into the "
+         "past";
 }
 
 TEST_F(Loop, ALateMessageOrALateTimerWinsOnceAndDisturbsNothingAfter) {

@@ -52,7 +52,9 @@ protected:
 
   void run_all(clock_type::duration limit = 60s) {
     rdv::test::run_io(io, limit);
-    EXPECT_TRUE(io.stopped()) << "io_context still had work: a timer or an operation leaked";
+    EXPECT_TRUE(io.stopped())
+        << "io_context still had work: a timer or an operation leaked, or an operation whose "
+           "deadline passed was never cancelled";
   }
 };
 
@@ -171,6 +173,26 @@ TEST_F(Token, WithinCancelsAnOperationThatTakesTooLong) {
   EXPECT_EQ(then, "late");
 }
 
+TEST_F(Token, WithinZeroCancelsAtOnceAndWithinForEverNever) {
+  explained_in("ch06-within");
+  boost::system::error_code at_once, never_before, never_after;
+  node.spawn([&] {
+    char buffer[16];
+    far.async_read_some(asio::buffer(buffer), use_process.within(0ms)[at_once]);
+    asio::steady_timer timer(io);
+    timer.expires_after(20ms);
+    timer.async_wait(use_process.within(clock_type::duration::max())[never_before]);
+    timer.expires_after(20ms);
+    timer.async_wait(use_process.within(clock_type::duration::max() - 1ns)[never_after]);
+  });
+  run_all(10s);
+  EXPECT_EQ(at_once, asio::error::timed_out)
+      << "a deadline of 0 has passed when the operation starts: " << at_once.message();
+  EXPECT_FALSE(never_before) << "a deadline the clock never reaches never cancels: "
+                             << never_before.message();
+  EXPECT_FALSE(never_after) << never_after.message();
+}
+
 TEST_F(Token, WithinLetsAnOperationThatCompletesInTimeFinishAndLeavesNoTimer) {
   explained_in("ch06-within");
   std::string got;
@@ -191,7 +213,7 @@ TEST_F(Token, WithinLetsAnOperationThatCompletesInTimeFinishAndLeavesNoTimer) {
 // it waited with must be retired.
 TEST_F(Token, TheCallRetiresItsTicketBeforeItReturns) {
   explained_in("ch06-within");
-  bool held_after_plain = true, held_after_within = true;
+  bool held_after_plain = true, held_after_within = true, held_after_throwing = true;
   node.spawn([&] {
     asio::steady_timer timer(io);
     held_after_plain = ch06::leaves_its_ticket_live([&] {
@@ -202,8 +224,16 @@ TEST_F(Token, TheCallRetiresItsTicketBeforeItReturns) {
       timer.expires_after(0ms);
       timer.async_wait(use_process.within(1h));
     });
+    held_after_throwing = ch06::leaves_its_ticket_live([&] {
+      timer.expires_after(1h);
+      asio::post(io, [&] { timer.cancel(); });
+      try {
+        timer.async_wait(use_process);  // operation_aborted, thrown
+      } catch (const boost::system::system_error&) {}
+    });
   });
   run_all();
+  EXPECT_FALSE(held_after_throwing) << "use_process threw with its ticket still live";
   EXPECT_FALSE(held_after_plain) << "use_process returned with its ticket still live";
   EXPECT_FALSE(held_after_within) << "use_process.within returned with its ticket still live: "
                                      "a late deadline would take it for a wait in progress";
