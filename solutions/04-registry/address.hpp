@@ -14,8 +14,8 @@
 
 namespace rdv::proc {
 
-/// A pid or a registered name. Neumann's complaint, that in Erlang
-/// `P = test, P ! Msg` does not work, does not apply: an address made from a
+/// A pid or a registered name. Neumann's complaint, that `P = test, P ! Msg`
+/// did not work in the Erlang he used, does not apply: an address made from a
 /// name is sent to by looking the name up at each send, so it reaches
 /// whichever process holds the name then.
 class address {

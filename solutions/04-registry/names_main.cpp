@@ -34,7 +34,7 @@ void pid_and_name() {
   register_name("test", printer_pid);      // register(Name, Pid)
   send("test", msg{"by name"});            // Name ! Message
   address p = "test";                      // a variable bound to the name
-  send(p, msg{"through a variable"});      // refused in Erlang; fine here
+  send(p, msg{"through a variable"});      // refused in Neumann's Erlang
   p = printer_pid;                         // the same variable, now a pid
   send(p, msg{"through the same variable, as a pid"});
   send(p, msg{"stop"});

@@ -137,6 +137,37 @@ TEST_F(Names, ANameAndAPidInTheSameVariableAreSentToTheSameWay) {
   EXPECT_EQ(got, (std::vector<std::string>{"by name", "by pid", "by a literal name"}));
 }
 
+TEST_F(Names, AnAddressLooksItsNameUpAtEverySend) {
+  explained_in("ch04-address");
+  std::vector<std::string> first_got, second_got;
+  const pid first = node.spawn([&first_got] {
+    for (int i = 0; i < 2; ++i) first_got.push_back(receive<std::string>());
+    receive<stop>();
+  });
+  const pid second = node.spawn([&second_got] {
+    for (int i = 0; i < 2; ++i) second_got.push_back(receive<std::string>());
+    receive<stop>();
+  });
+  in_process([first, second] {
+    register_name("svc", first);
+    const address to = "svc";
+    EXPECT_TRUE(send(to, std::string("to the first holder")));
+    EXPECT_EQ(to, address("svc")) << "an address that has been sent through is still the name";
+    unregister_name("svc");  // both processes live on
+    EXPECT_EQ(error_of([&to] { send(to, std::string("to nobody")); }),
+              "send to \"svc\": no process is registered under that name")
+        << "the name was given up: the address must not remember whom it reached before";
+    register_name("svc", second);
+    EXPECT_TRUE(send(to, std::string("to the second holder, by the address")));
+    EXPECT_TRUE(send("svc", std::string("to the second holder, by the name")));
+    EXPECT_TRUE(send(first, std::string("to the first, by its pid")));
+  });
+  EXPECT_EQ(first_got,
+            (std::vector<std::string>{"to the first holder", "to the first, by its pid"}));
+  EXPECT_EQ(second_got, (std::vector<std::string>{"to the second holder, by the address",
+                                                  "to the second holder, by the name"}));
+}
+
 TEST_F(Names, AnAddressOfAnEndedProcessDropsWhatIsSent) {
   explained_in("ch04-address");
   const pid gone = node.spawn([] {});
