@@ -113,6 +113,17 @@ TEST_F(Mailbox, ACursorGoesOnFromWhereItStopped) {
   EXPECT_EQ(box.size(), 2u);
 }
 
+TEST_F(Mailbox, ACursorGoesOnFromAMessageItTook) {
+  explained_in("ch03-selective");
+  post(1);
+  post(2);
+  mailbox::cursor at = box.front();
+  EXPECT_EQ(take({any_int}, at), "int 1");
+  EXPECT_EQ(take({any_int}, at), "int 2")
+      << "after a message is taken, the cursor should be where the next look starts: at the "
+         "message that followed it";
+}
+
 TEST(Pid, PrintsLikeErlang) {
   explained_in("ch03-pids");
   EXPECT_EQ(to_string(pid{42, 0}), "<0.42.0>");

@@ -165,26 +165,49 @@ TEST_F(Processes, AMonitorOfAProcessThatEndedSaysNoproc) {
   });
   node.run();
   EXPECT_EQ(told, "noproc");
+  EXPECT_EQ(node.monitor_count(), 0u)
+      << "a monitor that said noproc has fired: nothing is left to watch";
 }
 
 TEST_F(Processes, EachMonitorIsItsOwn) {
   explained_in("ch03-monitors");
-  int downs = 0;
+  // A process monitors a worker twice, undoes `undone` of the two, and lets
+  // the worker end: how many downs it gets.
+  const auto downs_with = [this](int undone) {
+    int downs = 0;
+    node.spawn([&] {
+      const pid worker = spawn([] { receive<std::string>(); });
+      monitor(worker);
+      monitor(worker);
+      EXPECT_EQ(node.monitor_count(), 2u) << "two monitor() calls make two monitors, as in Erlang";
+      for (int i = 0; i < undone; ++i) demonitor(worker);
+      send(worker, std::string("finish"));
+      for (;;) {  // waits for ever after the last down
+        receive<down>();
+        ++downs;
+      }
+    });
+    node.run();
+    EXPECT_EQ(node.monitor_count(), 0u);
+    return downs;
+  };
+  EXPECT_EQ(downs_with(1), 1) << "the monitor not undone fires";
+  EXPECT_EQ(downs_with(0), 2) << "each monitor fires: two monitors, two downs";
+}
+
+TEST_F(Processes, AMonitorWhoseWatcherEndedFirstIsGoneWhenItsTargetEnds) {
+  explained_in("ch03-monitors");
+  pid target;
   node.spawn([&] {
-    const pid worker = spawn([] { receive<std::string>(); });
-    monitor(worker);
-    monitor(worker);
-    EXPECT_EQ(node.monitor_count(), 2u) << "two monitor() calls make two monitors, as in Erlang";
-    demonitor(worker);  // undoes one of them
-    send(worker, std::string("finish"));
-    for (;;) {  // waits for ever after the last down
-      receive<down>();
-      ++downs;
-    }
+    target = spawn([] { receive<std::string>(); });
+    spawn([&] { monitor(target); });  // watches, and ends at once
   });
+  node.run();  // the watcher has ended; the target waits
+  ASSERT_EQ(node.monitor_count(), 1u) << "the watcher's monitor stays until its target ends";
+  node.spawn([&] { send(target, std::string("finish")); });
   node.run();
-  EXPECT_EQ(downs, 1) << "the monitor not undone fires";
-  EXPECT_EQ(node.monitor_count(), 0u);
+  EXPECT_EQ(node.monitor_count(), 0u)
+      << "its target has ended: the monitor fired, though nobody was there to be told";
 }
 
 }  // namespace

@@ -66,6 +66,8 @@ TEST(StackPool, ReservesMoreWhenAReservationIsUsedUp) {
   stack_pool pool({.size = stack_size});
   std::vector<stack_context> stacks;
   for (int i = 0; i < 4096 + 10; ++i) stacks.push_back(pool.allocate());  // past one reservation
+  EXPECT_EQ(top(stacks[4095]) - top(stacks[0]), 4095 * stack_size)
+      << "a reservation holds 4,096 stacks side by side: the 4,096th is its last slot";
   std::vector<std::uintptr_t> tops;
   for (const auto& s : stacks) tops.push_back(top(s));
   std::sort(tops.begin(), tops.end());
@@ -133,8 +135,10 @@ std::string first_line_of(const char* path) {
 TEST(StackPool, ReservesAddressSpaceInSmallPagesNotMemory) {
   explained_in("ch03-stacks");
   stack_pool pool({.size = stack_size});
-  stack_context s = pool.allocate();
-  const std::string flags = mapping_flags(top(s) - 1);
+  std::vector<stack_context> stacks;
+  for (int i = 0; i < 3; ++i) stacks.push_back(pool.allocate());
+  // The last of the three: a region marked in part is two mappings.
+  const std::string flags = mapping_flags(top(stacks.back()) - 1);
   // With vm.overcommit_memory = 2 the kernel reserves memory for every
   // mapping, MAP_NORESERVE or not, and says so.
   if (first_line_of("/proc/sys/vm/overcommit_memory") != "2") {
@@ -149,7 +153,25 @@ TEST(StackPool, ReservesAddressSpaceInSmallPagesNotMemory) {
            "stacks cost 64 KiB each where THP is \"always\"; its VmFlags in /proc/self/smaps are:"
         << flags;
   }
-  pool.deallocate(s);
+  for (auto& s : stacks) pool.deallocate(s);
+}
+
+TEST(StackPool, GivesItsReservationsBackWhenItGoes) {
+  explained_in("ch03-stacks");
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::uintptr_t last_page = 0;
+  {
+    stack_pool pool({.size = stack_size});
+    std::vector<stack_context> stacks;
+    for (int i = 0; i < 3; ++i) stacks.push_back(pool.allocate());
+    last_page = (top(stacks.back()) - 1) & ~(page - 1);
+    for (auto& s : stacks) pool.deallocate(s);
+  }
+  unsigned char in_core = 0;
+  EXPECT_NE(::mincore(reinterpret_cast<void*>(last_page), page, &in_core), 0)
+      << "the third stack's page is still mapped after the pool went: its whole reservation "
+         "should be unmapped, not its first slot";
+  EXPECT_EQ(errno, ENOMEM);
 }
 
 TEST(StackPool, ARegionThatCannotBeReservedIsAnError) {
