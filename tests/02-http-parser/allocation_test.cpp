@@ -1,51 +1,15 @@
-// Chapter 2: the parser copies nothing and, once warm, allocates nothing.
-// This file replaces the global operator new of the test program to count.
+// Chapter 2: the parser copies nothing and, once warm, allocates nothing
+// (counted by rdv_test_allocations, which replaces operator new).
 #include "request_parser.hpp"
 
+#include "rdv/test/allocations.hpp"
 #include "rdv/test/book.hpp"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 namespace {
 
-std::atomic<long> allocations{0};
-
-void* allocate_or_null(std::size_t size) noexcept {
-  ++allocations;
-  return std::malloc(size == 0 ? 1 : size);
-}
-
-void* allocate(std::size_t size) {
-  if (void* p = allocate_or_null(size)) return p;
-  throw std::bad_alloc();
-}
-
-}  // namespace
-
-// Every form that the deletes below must free, the nothrow ones included:
-// some GoogleTest builds allocate with new (std::nothrow), and memory from
-// the sanitizer's own operator new must not reach our free().
-void* operator new(std::size_t size) { return allocate(size); }
-void* operator new[](std::size_t size) { return allocate(size); }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  return allocate_or_null(size);
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  return allocate_or_null(size);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-
-namespace {
-
+using rdv::test::allocations;
 using rdv::test::explained_in;
 
 // Parses every request of `stream`; returns how many it completed.
@@ -69,13 +33,13 @@ TEST(ZeroCopy, ParsesAWarmConnectionWithoutAllocating) {
       "POST /form HTTP/1.1\r\nHost: example.com\r\nContent-Length: 7\r\n\r\na=1&b=2"
       "PUT /upload HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n"
       "4\r\nabcd\r\n3;x=y\r\nefg\r\n0\r\nX-Checksum: 7\r\n\r\n";
-  const long start = allocations;
+  const long start = allocations();
   rdv::http::request_parser parser;
   ASSERT_EQ(parse_all(parser, stream), 3) << "the warm-up round should parse three requests";
-  ASSERT_GT(allocations - start, 0) << "the first round grows the parser's buffers";
-  const long before = allocations;
+  ASSERT_GT(allocations() - start, 0) << "the first round grows the parser's buffers";
+  const long before = allocations();
   const int parsed = parse_all(parser, stream);
-  const long allocated = allocations - before;
+  const long allocated = allocations() - before;
   EXPECT_EQ(parsed, 3);
   EXPECT_EQ(allocated, 0) << "parsing three requests on a warm parser allocated " << allocated
                           << " times; buffers that keep their capacity allocate nothing";

@@ -4,6 +4,7 @@
 #include "address.hpp"
 #include "registry.hpp"
 
+#include "rdv/test/allocations.hpp"
 #include "rdv/test/book.hpp"
 
 #include <gtest/gtest.h>
@@ -166,6 +167,29 @@ TEST_F(Names, AnAddressLooksItsNameUpAtEverySend) {
             (std::vector<std::string>{"to the first holder", "to the first, by its pid"}));
   EXPECT_EQ(second_got, (std::vector<std::string>{"to the second holder, by the address",
                                                   "to the second holder, by the name"}));
+}
+
+TEST_F(Names, ANameIsKeptOnceAndLookedUpWithoutACopy) {
+  explained_in("ch04-register");
+  using rdv::test::allocations;
+  long registering = -1, resolving = -1;
+  in_process([&] {
+    register_name("warm-up", keeper);  // the maps have buckets now
+    const pid other = spawn([] { receive<stop>(); });
+    std::string name(40, 'n');  // too long to live inside the string: on the heap
+    const address to = name;
+    long before = allocations();
+    register_name(std::move(name), other);
+    registering = allocations() - before;
+    before = allocations();
+    for (int i = 0; i < 100; ++i) EXPECT_EQ(to.resolve(), other);
+    resolving = allocations() - before;
+  });
+  EXPECT_LE(registering, 2) << "registering a name took " << registering
+                            << " allocations: a node in each map, and the name itself only "
+                               "once (the pid-to-name map views the other map's copy)";
+  EXPECT_EQ(resolving, 0) << "100 sends' look-ups of a name allocated " << resolving
+                          << " times: a look-up builds no string";
 }
 
 TEST_F(Names, AnAddressOfAnEndedProcessDropsWhatIsSent) {
