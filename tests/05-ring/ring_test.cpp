@@ -68,7 +68,8 @@ TEST_F(Ring, DeliversExactlyNTimesMMessages) {
 }
 
 // Instruments that tell the time by what has happened, not by a clock:
-// every process spawned costs 1,000 ns; the laps, from the moment all N
+// every process spawned costs 1,234 ns (not a whole number of
+// microseconds, so that a rounding shows); the laps, from the moment all N
 // processes are alive to the moment the leader is alone again, cost 10 ns a
 // hop and 3 ns more; a reading of the memory costs a millisecond; every live
 // process holds 4,096 bytes. Read at the right moments, they give exactly
@@ -78,7 +79,7 @@ class scripted_instruments {
 public:
   static constexpr std::chrono::nanoseconds memory_read{1'000'000};
 
-  scripted_instruments(const scheduler& node, long n, long m) : node_(node), n_(n), m_(m) {}
+  scripted_instruments(scheduler& node, long n, long m) : node_(node), n_(n), m_(m) {}
 
   rdv::ring::instruments tools() {
     return {.now = [this] { return clock(); },
@@ -91,11 +92,15 @@ public:
   }
   // How often the clock was read while the whole ring was alive.
   int reads_during_laps() const { return reads_during_laps_; }
+  // How often the memory or the clock was read while a message waited in
+  // the reader's mailbox (a token sent too early, or once too often).
+  int reads_with_mail_waiting() const { return reads_with_mail_waiting_; }
 
 private:
   std::chrono::nanoseconds now() {
+    if (node_.in_process() && !node_.own_mailbox().empty()) ++reads_with_mail_waiting_;
     const auto alive = static_cast<long>(node_.process_count());
-    if (alive > alive_) time_ += std::chrono::nanoseconds(1000 * (alive - alive_));       // spawns
+    if (alive > alive_) time_ += std::chrono::nanoseconds(1234 * (alive - alive_));       // spawns
     if (alive_ == n_ && alive < n_) time_ += std::chrono::nanoseconds(10 * n_ * m_ + 3);  // laps
     alive_ = alive;
     return time_;
@@ -105,10 +110,11 @@ private:
     return now();
   }
 
-  const scheduler& node_;
+  scheduler& node_;
   long n_, m_;
   long alive_ = 0;
   int reads_during_laps_ = 0;
+  int reads_with_mail_waiting_ = 0;
   std::chrono::nanoseconds time_{1'000'000};
 };
 
@@ -120,11 +126,11 @@ TEST_F(Ring, MeasuresASpawnAndAHopApartAndAProcessWhileAllAreAlive) {
     const auto ring = "ring N=" + std::to_string(n) + " M=" + std::to_string(m);
     const auto processes = static_cast<double>(n), hops = static_cast<double>(n * m);
     EXPECT_EQ(r.hops, static_cast<std::uint64_t>(n * m)) << ring;
-    const double per_spawn = 1000.0 * (processes - 1) / processes;
+    const double per_spawn = 1234.0 * (processes - 1) / processes;
     EXPECT_DOUBLE_EQ(r.spawn_ns, per_spawn)
         << ring
-        << ": the n-1 spawns took 1,000 ns each, and a spawn's cost is their time over "
-           "N; did a reading of the memory (1 ms here) get into it?";
+        << ": the n-1 spawns took 1,234 ns each, and a spawn's cost is their time over "
+           "N; did a reading of the memory (1 ms here), or a rounding, get into it?";
     const double per_hop = (10.0 * hops + 3) / hops;
     const double with_the_memory_read =  // the reading after the spawns, as the peers place it
         (10.0 * hops + 3 + static_cast<double>(scripted_instruments::memory_read.count())) / hops;
@@ -145,6 +151,19 @@ TEST_F(Ring, ReadsTheClockAtTheEdgesOfTheLapsOnly) {
   rdv::ring::run(node, 4, 50, script.tools());
   EXPECT_LE(script.reads_during_laps(), 2)
       << "the clock was read while the ring was busy: each reading costs time that no hop took";
+}
+
+TEST_F(Ring, SendsTheTokenOnlyBetweenTheReadingsAndOncePerLap) {
+  explained_in("ch05-measure");
+  // A ring of one: the first process sends the token to itself, so a token
+  // sent before the laps begin, or once more after the last, waits in its
+  // mailbox when it reads the clock.
+  scripted_instruments script(node, 1, 3);
+  const rdv::ring::result r = rdv::ring::run(node, 1, 3, script.tools());
+  EXPECT_EQ(r.hops, 3u);
+  EXPECT_EQ(script.reads_with_mail_waiting(), 0)
+      << "a reading found the token waiting: was it sent before the clock was read at the start "
+         "of the laps, or once more after the last lap?";
 }
 
 TEST_F(Ring, RunsWithAHundredThousandProcesses) {

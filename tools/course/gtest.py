@@ -164,7 +164,9 @@ def skip_reason(output: str, full_name: str) -> str:
 
 # A stub's rdv::todo, as thrown ("TODO(ch01.1): ...") or as the test support
 # reports one a server or a program reached ("... not done yet: TODO(ch10.3, part 2 of 2): ...").
-TODO_REACHED = re.compile(r"(?P<todo>TODO\((?P<id>ch\d\d\.\d+)[^)]*\):[^\n\"]*)")
+# It ends at the end of the line, a quote, or a backslash: a program's output
+# that GoogleTest prints as a string has its newline escaped ("...lap\n").
+TODO_REACHED = re.compile(r"(?P<todo>TODO\((?P<id>ch\d\d\.\d+)[^)]*\):[^\n\"\\]*)")
 
 
 def first_stub(run: "Run") -> re.Match | None:

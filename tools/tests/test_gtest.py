@@ -49,6 +49,12 @@ class Stubs(unittest.TestCase):
         self.assertEqual(stub["id"], "ch03.5")
         self.assertTrue(stub["todo"].startswith("TODO(ch03.5, part 2 of 2): restart a crashed process"))
 
+    def test_a_stub_in_a_programs_output_ends_before_its_escaped_newline(self):
+        printed = test("P", False, ['Expected equality of these values:\n  out\n    Which is: '
+                                    '"TODO(ch05.1): pass the token on, once per lap\\n"'])
+        stub = gtest.first_stub(gtest.Run("ch05", [printed]))
+        self.assertEqual(stub["todo"], "TODO(ch05.1): pass the token on, once per lap")
+
     def test_no_stub_no_name(self):
         self.assertIsNone(gtest.first_stub(gtest.Run("ch01", [test("A", False, ["expected 1, got 2"])])))
 
