@@ -43,6 +43,21 @@ bool is_named(std::string_view field, std::string_view name) {
          contains(field.substr(0, name.size()), name);
 }
 
+// Whether the comma-separated list `value` ("TE, close") holds the option
+// `option` (written in lowercase), ignoring ASCII case and the spaces and
+// tabs around each item.
+bool lists(std::string_view value, std::string_view option) {
+  for (std::size_t at = 0; at <= value.size();) {
+    const auto comma = std::min(value.find(',', at), value.size());
+    auto item = value.substr(at, comma - at);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (item.size() == option.size() && contains(item, option)) return true;
+    at = comma + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 //! [keeps_alive]
@@ -50,7 +65,7 @@ bool keeps_alive(std::string_view head) {
   // TODO(ch01.1): decide whether the connection stays open after this request
   // Hint: What does each HTTP version do when the client says nothing about the
   //   connection? Look at the end of the request line. (more: ./course hint 01 1)
-  (void)head; (void)&is_named;
+  (void)head; (void)&is_named; (void)&lists;
   throw rdv::todo("ch01.1", "decide whether the connection stays open after this request");
 }
 //! [keeps_alive]

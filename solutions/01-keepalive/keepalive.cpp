@@ -42,6 +42,21 @@ bool is_named(std::string_view field, std::string_view name) {
          contains(field.substr(0, name.size()), name);
 }
 
+// Whether the comma-separated list `value` ("TE, close") holds the option
+// `option` (written in lowercase), ignoring ASCII case and the spaces and
+// tabs around each item.
+bool lists(std::string_view value, std::string_view option) {
+  for (std::size_t at = 0; at <= value.size();) {
+    const auto comma = std::min(value.find(',', at), value.size());
+    auto item = value.substr(at, comma - at);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (item.size() == option.size() && contains(item, option)) return true;
+    at = comma + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 //! [keeps_alive]
@@ -53,7 +68,7 @@ bool keeps_alive(std::string_view head) {
   //       Field names are case-insensitive, and so are those values.
   // HINT: This server cannot skip a request body. What must it do with a request
   //       that announces one (Content-Length or Transfer-Encoding)?
-  // STUB: (void)head; (void)&is_named;
+  // STUB: (void)head; (void)&is_named; (void)&lists;
   const auto line_end = head.find("\r\n");
   bool open = !head.substr(0, line_end).ends_with("HTTP/1.0");  // 1.1 keeps, 1.0 closes
   bool close = false;                                           // ... and close wins over all
@@ -65,8 +80,9 @@ bool keeps_alive(std::string_view head) {
       return false;  // a body we cannot skip: answer, then hang up
     }
     if (is_named(field, "connection")) {
-      close = close || contains(field, "close");
-      open = open || contains(field, "keep-alive");
+      const auto value = field.substr(field.find(':') + 1);
+      close = close || lists(value, "close");
+      open = open || lists(value, "keep-alive");
     }
   }
   return open && !close;

@@ -16,6 +16,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstring>
 #include <string>
 
 namespace {
@@ -33,6 +34,30 @@ constexpr std::string_view get_close = "GET /test HTTP/1.1\r\nHost: x\r\nConnect
 std::string lowercase(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
+}
+
+// A request head of `size` bytes that a field of filler leaves unfinished.
+std::string unfinished_head(std::size_t size) {
+  std::string head = "GET /test HTTP/1.1\r\nX-Filler: ";
+  head.resize(size, 'a');
+  return head;
+}
+
+// A non-blocking socket connected to 127.0.0.1:`port` whose receive buffer
+// is 4 KiB, as a client's that reads late; -1 if it cannot connect.
+int connect_with_a_small_window(std::uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  const int small = 4096;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  if (rdv::test::connect_to_loopback(fd, port) != 0) {
+    pollfd connecting{fd, POLLOUT, 0};
+    if (::poll(&connecting, 1, 10000) != 1) {
+      ::close(fd);
+      return -1;
+    }
+  }
+  return fd;
 }
 
 // keeps_alive() and answer_heads() on their own (exercises 1 and 2).
@@ -56,6 +81,14 @@ TEST(KeepsAlive, FollowsTheVersionAndTheConnectionField) {
       {"GET / HTTP/1.1\r\nX-Note: Connection: close", true},
       {"POST / HTTP/1.1\r\nContent-Length: 3", false},
       {"POST / HTTP/1.1\r\ntransfer-encoding: chunked", false},
+      {"POST / HTTP/1.1\r\ncontent-length: 5", false},           // names in any case
+      {"GET / HTTP/1.1\r\nX-Original-Content-Length: 5", true},  // a name, not a substring
+      {"GET / HTTP/1.1\r\nConnection:close", false},             // whitespace is optional,
+      {"GET / HTTP/1.1\r\nConnection:\tclose", false},           // and may be a tab
+      {"GET / HTTP/1.0\r\nConnection:Keep-Alive", true},
+      {"GET / HTTP/1.1\r\nConnection: X-Close-Reason", true},  // options, not substrings
+      {"GET / HTTP/1.0\r\nConnection: X-Keep-Alive-Hint", false},
+      {"GET /HTTP/1.1 HTTP/1.0", false},  // the version ends the line
       // Connection lists options, and may come in several fields; close wins.
       {"GET / HTTP/1.1\r\nConnection: TE, close", false},
       {"GET / HTTP/1.0\r\nConnection: keep-alive, close", false},
@@ -140,6 +173,14 @@ protected:
             rdv::rethrow);
       },
       {rdv::test::course_run("01"), 8081}};
+
+  // Expects the server to hang up on `c` (`why` if not), and to serve a new client after.
+  void expect_hang_up_and_service_to_go_on(rdv::test::client& c, std::string_view why) {
+    EXPECT_TRUE(c.wait_closed()) << why << "\n" << c.transcript();
+    rdv::test::client next(server);
+    next.send(get);
+    expect_seven_bytes(next, "keep-alive");
+  }
 
   // Reads one response and checks it is the seven-byte answer.
   static void expect_seven_bytes(rdv::test::client& c, std::string_view connection) {
@@ -256,14 +297,8 @@ TEST_F(KeepAlive, AnswersEveryRequestOfAClientThatReadsLate) {
     c.read_response();
     answer = c.received();
   }
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  ASSERT_GE(fd, 0);
-  const int small = 4096;
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  if (rdv::test::connect_to_loopback(fd, server.port()) != 0) {
-    pollfd connecting{fd, POLLOUT, 0};
-    ASSERT_EQ(::poll(&connecting, 1, 10000), 1) << "cannot connect";
-  }
+  const int fd = connect_with_a_small_window(server.port());
+  ASSERT_GE(fd, 0) << "cannot connect";
   constexpr std::size_t requests = 20000;
   std::string out, in;
   for (std::size_t i = 0; i < requests; ++i) out += get;
@@ -333,13 +368,51 @@ TEST_F(KeepAlive, ClientLeavingMidRequestDoesNotDisturbOthers) {
 TEST_F(KeepAlive, HangsUpOnAHeadOverTheLimit) {
   explained_in("ch01-limits");
   rdv::test::client c(server);
-  std::string huge = "GET /test HTTP/1.1\r\nX-Filler: ";
-  huge.resize(rdv::keepalive::max_head_size + 100, 'a');
-  c.send(huge);
-  EXPECT_TRUE(c.wait_closed()) << "a head longer than max_head_size without its blank line "
-                                  "should make the server hang up\n"
-                               << c.transcript();
-  rdv::test::client next(server);  // and the server goes on serving
+  c.send(unfinished_head(rdv::keepalive::max_head_size + 100));
+  expect_hang_up_and_service_to_go_on(c, "a head longer than max_head_size without its blank "
+                                         "line should make the server hang up");
+}
+
+TEST_F(KeepAlive, AnswersAHeadOfExactlyTheLimit) {
+  explained_in("ch01-limits");
+  rdv::test::client c(server);
+  c.send(unfinished_head(rdv::keepalive::max_head_size - 4) + "\r\n\r\n");  // the blank line too
+  expect_seven_bytes(c, "keep-alive");
+}
+
+TEST_F(KeepAlive, HangsUpOnAHeadThatOutgrowsTheBufferAcrossReads) {
+  explained_in("ch01-limits");
+  rdv::test::client c(server);
+  // Most of a head comes behind a whole request; once that request is
+  // answered, the server has read the part too (one segment, one read).
+  c.send(std::string(get) + unfinished_head(rdv::keepalive::max_head_size - 200));
+  expect_seven_bytes(c, "keep-alive");
+  c.send(std::string(rdv::keepalive::max_head_size, 'b'));  // far more than the room left
+  expect_hang_up_and_service_to_go_on(c, "the head outgrew the buffer: the server should hang "
+                                         "up, having read no more than the room left");
+}
+
+TEST_F(KeepAlive, AClientThatResetsWhileItsAnswersWaitDisturbsNoOther) {
+  explained_in("ch01-serve");
+  const int fd = connect_with_a_small_window(server.port());
+  ASSERT_GE(fd, 0) << "cannot connect";
+  // Requests, and no reading: the answers fill every buffer, the server's
+  // write waits, it reads no more, and at last the client's sends find no
+  // room. Then the client resets the connection under the waiting write.
+  std::string requests;
+  for (int i = 0; i < 1000; ++i) requests += get;
+  for (bool full = false; !full;) {
+    const ssize_t n = ::send(fd, requests.data(), requests.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EAGAIN) {
+      pollfd room{fd, POLLOUT, 0};
+      full = ::poll(&room, 1, 200) == 0;  // no room for 200 ms: the server reads no more
+    }
+    ASSERT_TRUE(n >= 0 || errno == EAGAIN) << std::strerror(errno);
+  }
+  const linger reset{.l_onoff = 1, .l_linger = 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+  ::close(fd);
+  rdv::test::client next(server);
   next.send(get);
   expect_seven_bytes(next, "keep-alive");
 }
