@@ -143,6 +143,11 @@ TEST(Forward, AHostThatConnectionNamesIsForwardedAllTheSame) {
   const ch10::forwarded f = backend.next();
   EXPECT_EQ(f.count("Host"), 1u) << "a forward always carries one Host\n" << f.head();
   EXPECT_EQ(f.field("Host"), "shop.example") << f.head();
+  rdv::test::client other(hub.front());  // (the first is held until its reply)
+  other.send("GET /h HTTP/1.1\r\nhost: lower.example\r\n\r\n");  // a name in any case
+  const ch10::forwarded lower = backend.next();
+  EXPECT_EQ(lower.count("Host"), 1u) << "a forward always carries one Host\n" << lower.head();
+  EXPECT_EQ(lower.field("Host"), "lower.example") << lower.head();
 }
 
 }  // namespace

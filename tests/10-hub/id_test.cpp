@@ -65,6 +65,23 @@ TEST(RequestIds, EveryDigitIsRandomOnItsOwn) {
   }
 }
 
+TEST(RequestIds, NoTwoIdsShareRandomBytes) {
+  explained_in("ch10-ids");
+  // Each half of an id is 64 random bits: among 2,000 halves, two alike
+  // come from the same bytes used twice (an id made partly of the last one's).
+  rdv::hub::id_source ids;
+  std::set<std::string> halves;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string id(ids.next().text());
+    for (const std::size_t at : {std::size_t{0}, id.size() / 2}) {
+      ASSERT_TRUE(halves.insert(id.substr(at, id.size() / 2)).second)
+          << "half of id " << id
+          << " was half of an earlier id too: the source used its random "
+             "bytes twice";
+    }
+  }
+}
+
 TEST(RequestIds, OnlyTheHubsOwnFormIsAnId) {
   explained_in("ch10-ids");
   using rdv::hub::request_id;

@@ -22,6 +22,12 @@ struct held_client {
                            std::string_view extra = {}) {
     return ch10::post_reply(hub.replies(), id, body, content_type, extra);
   }
+  // Posts a reply the hub should take (204 to the worker); what the client then gets.
+  rdv::test::response relayed(std::string_view body, std::string_view content_type = "message/http",
+                              std::string_view extra = {}) {
+    EXPECT_EQ(post(body, content_type, extra).status, 204) << hub.output();
+    return client.read_response();
+  }
 };
 
 TEST(Relay, AMessageHttpReplyGivesTheClientItsStatusFieldsAndBody) {
@@ -83,22 +89,42 @@ TEST(Relay, APlainReplyIsTheBodyWithItsContentTypeAndXHubStatus) {
   }
 }
 
+TEST(Relay, AMessageHttpReplyKeepsItsOwnStatus) {
+  explained_in("ch10-relay");
+  held_client held;
+  // X-Hub-Status is for a plain reply: a message/http reply names its own status.
+  const auto r = held.relayed(ch10::http_message("HTTP/1.1 200 OK", "mine"), "message/http",
+                              "X-Hub-Status: 999\r\n");
+  EXPECT_EQ(r.status, 200) << held.client.transcript();
+  EXPECT_EQ(r.body, "mine") << held.client.transcript();
+}
+
+TEST(Relay, APlainReplyCarriesNoFieldOfTheWorkersPost) {
+  explained_in("ch10-relay");
+  held_client held;
+  const auto r =
+      held.relayed("body", "text/plain",
+                   "Authorization: Bearer worker-secret\r\nCookie: w=1\r\nX-Worker: 1\r\n");
+  EXPECT_EQ(r.status, 200) << held.client.transcript();
+  for (const char* field : {"Authorization", "Cookie", "X-Worker"}) {
+    EXPECT_FALSE(r.has_field(field))
+        << field << " was a field of the worker's POST, not of the client's answer\n"
+        << held.client.transcript();
+  }
+}
+
 TEST(Relay, MessageHttpIsKnownInAnyCaseAndWithParameters) {
   explained_in("ch10-relay");
   held_client held;
-  EXPECT_EQ(held.post("HTTP/1.1 202 Accepted\r\nContent-Length: 2\r\n\r\nok",
-                      "Message/HTTP; msgtype=response")
-                .status,
-            204);
-  const auto r = held.client.read_response();
+  const auto r = held.relayed("HTTP/1.1 202 Accepted\r\nContent-Length: 2\r\n\r\nok",
+                              "Message/HTTP; msgtype=response");
   EXPECT_EQ(r.status, 202) << "a media type's name has no case, and its parameters are not part "
                               "of it: this body is a response to relay\n"
                            << held.client.transcript();
   EXPECT_EQ(r.body, "ok") << held.client.transcript();
   // A type that only begins like it is another type: its body is the answer.
   held_client near_miss;
-  EXPECT_EQ(near_miss.post("plain words", "message/httpx").status, 204);
-  const auto plain = near_miss.client.read_response();
+  const auto plain = near_miss.relayed("plain words", "message/httpx");
   EXPECT_EQ(plain.status, 200) << near_miss.client.transcript();
   EXPECT_EQ(plain.body, "plain words") << near_miss.client.transcript();
 }
@@ -184,6 +210,9 @@ TEST(Relay, AReplyThatWouldSplitTheClientsResponseGets400AndTheClientWaitsOn) {
         << what << ": the client would read the body as a second response";
   }
   EXPECT_EQ(held.post("x", "text/plain", "X-Hub-Status: 999\r\n").status, 400) << "status 999";
+  EXPECT_EQ(held.post("x", "text/plain", "X-Hub-Status: 600\r\n").status, 400) << "status 600";
+  EXPECT_EQ(held.post("HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\nhello").status, 400)
+      << "a message/http 304 with a body";
   EXPECT_EQ(held.post("HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello").status, 400)
       << "a message/http 204 with a body";
   EXPECT_EQ(held.post("HTTP/1.1 999 Nine\r\nContent-Length: 0\r\n\r\n").status, 400)
