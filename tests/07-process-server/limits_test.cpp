@@ -7,6 +7,8 @@
 #include "rdv/test/idle_clients.hpp"
 #include "rdv/test/slow_reader.hpp"
 
+#include <sys/socket.h>
+
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -158,6 +160,21 @@ TEST(Timeouts, ARequestsTimeStartsAtItsFirstByte) {
   expect_seven_bytes(c, "keep-alive");
 }
 
+// Once a request has begun, only its own deadline limits its reads: a pause
+// longer than the idle timeout inside a request is no idleness.
+TEST(Timeouts, APauseInsideARequestIsNotIdleness) {
+  explained_in("ch07-timeouts");
+  rdv::web::server_options options;
+  options.idle_timeout = 200ms;  // what a client may take between requests
+  options.request_timeout = 5s;  // what a request may take, pauses included
+  ch07::server s(ch07::seven_bytes, options);
+  rdv::test::client c(s.thread);
+  c.send("GET /test HTTP/1.1\r\n");
+  std::this_thread::sleep_for(600ms);  // three idle timeouts, inside the request
+  c.send("Host: x\r\n\r\n");
+  expect_seven_bytes(c, "keep-alive");
+}
+
 TEST(Timeouts, ClosesAnIdleConnectionQuietly) {
   explained_in("ch07-timeouts");
   rdv::web::server_options options;
@@ -226,6 +243,33 @@ TEST(ConnectionCap, AnswersConnectionsBeyondTheCapWith503) {
     served = four.read_response().status == 200;
   }
   EXPECT_TRUE(served) << "a place freed by a closed connection should be given to a new one";
+}
+
+TEST(ConnectionCap, RefusedClientsNeverFreeAPlace) {
+  explained_in("ch07-cap");
+  ch07::server s(ch07::seven_bytes, {.max_connections = 1});
+  rdv::test::client holder(s.thread);
+  holder.send(get);
+  expect_seven_bytes(holder, "keep-alive");  // the one place is taken, for good
+  // Each refused client is answered by a process of its own, which ends
+  // once its client has gone: no place was ever theirs to free.
+  for (int i = 0; i < 20; ++i) {
+    rdv::test::client refused(s.thread);
+    refused.send(get);
+    EXPECT_EQ(refused.read_response().status, 503)
+        << "client " << i + 2 << " came while the only place was held\n"
+        << refused.transcript();
+    ::shutdown(refused.native_handle(), SHUT_WR);  // it leaves; the server sees it, and closes
+    EXPECT_TRUE(refused.wait_closed()) << refused.transcript();
+  }
+}
+
+TEST(ConnectionCap, ACapOfNoneRefusesEveryone) {
+  explained_in("ch07-cap");
+  ch07::server s(ch07::seven_bytes, {.max_connections = 0});
+  rdv::test::client c(s.thread);
+  c.send(get);
+  EXPECT_EQ(c.read_response().status, 503) << c.transcript();
 }
 
 TEST(ConnectionCap, RefusedClientsThatLingerHoldUpNoOther) {

@@ -9,6 +9,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -119,6 +121,24 @@ TEST(ProcessServer, HangsUpWithoutAWordWhenTheHandlerSaysSo) {
       << c.transcript();
   EXPECT_EQ(c.received().size(), answered) << "a handler that hangs up sends nothing\n"
                                            << c.transcript();
+  rdv::test::client closing(s.thread);  // whatever the request said of the connection
+  closing.send("GET /gone HTTP/1.0\r\n\r\n");
+  EXPECT_EQ(how_it_ended(closing), "reset") << closing.transcript();
+}
+
+TEST(ProcessServer, TellsTheHandlerWhoTheClientIs) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request& request) {
+    return rdv::web::text_response(200, std::to_string(request.peer.port()));
+  });
+  rdv::test::client c(s.thread);
+  sockaddr_in local{};
+  socklen_t size = sizeof local;
+  ASSERT_EQ(::getsockname(c.native_handle(), reinterpret_cast<sockaddr*>(&local), &size), 0);
+  c.send(get);
+  EXPECT_EQ(c.read_response().body, std::to_string(ntohs(local.sin_port)))
+      << "request::peer is the client's end of the connection\n"
+      << c.transcript();
 }
 
 TEST(ProcessServer, ClosesWhenTheResponseAsks) {
