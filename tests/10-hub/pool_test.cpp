@@ -376,6 +376,18 @@ TEST(Pool, RequestsABrokenConnectionLeftUnansweredAreSentOnceMore) {
   }
 }
 
+TEST(Pool, TheFirstOfRequestsPipelinedOnANewConnectionIsNotSentTwice) {
+  explained_in("ch10-pool");
+  const retried r = broken_after("");  // the new connection closes before any answer
+  EXPECT_TRUE(r.p.results[0].error)
+      << "the server closed a new connection with /a its first request: /a was answered, with an "
+         "error, however many requests came behind it";
+  EXPECT_EQ(r.probe, get("/b")) << "only the requests behind the first go once more";
+  EXPECT_EQ(r.rest, get("/c"));
+  EXPECT_EQ(r.p.results[1].status, 202) << r.p.results[1].error.message();
+  EXPECT_EQ(r.p.results[2].status, 202) << r.p.results[2].error.message();
+}
+
 TEST(Pool, AnAnswerCutShortFailsItsRequestAloneAndTheRestGoOnceMore) {
   explained_in("ch10-pool");
   const retried r = broken_after(accepted.substr(0, 16));  // /a's answer begins, and stops
