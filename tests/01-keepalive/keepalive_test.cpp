@@ -7,6 +7,7 @@
 #include "rdv/test/escape.hpp"
 #include "rdv/test/loopback.hpp"
 #include "rdv/test/program.hpp"
+#include "rdv/test/slow_reader.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +17,6 @@
 
 #include <cctype>
 #include <cerrno>
-#include <cstring>
 #include <string>
 
 namespace {
@@ -41,23 +41,6 @@ std::string unfinished_head(std::size_t size) {
   std::string head = "GET /test HTTP/1.1\r\nX-Filler: ";
   head.resize(size, 'a');
   return head;
-}
-
-// A non-blocking socket connected to 127.0.0.1:`port` whose receive buffer
-// is 4 KiB, as a client's that reads late; -1 if it cannot connect.
-int connect_with_a_small_window(std::uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  const int small = 4096;
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  if (rdv::test::connect_to_loopback(fd, port) != 0) {
-    pollfd connecting{fd, POLLOUT, 0};
-    if (::poll(&connecting, 1, 10000) != 1) {
-      ::close(fd);
-      return -1;
-    }
-  }
-  return fd;
 }
 
 // keeps_alive() and answer_heads() on their own (exercises 1 and 2).
@@ -297,8 +280,14 @@ TEST_F(KeepAlive, AnswersEveryRequestOfAClientThatReadsLate) {
     c.read_response();
     answer = c.received();
   }
-  const int fd = connect_with_a_small_window(server.port());
-  ASSERT_GE(fd, 0) << "cannot connect";
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  const int small = 4096;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  if (rdv::test::connect_to_loopback(fd, server.port()) != 0) {
+    pollfd connecting{fd, POLLOUT, 0};
+    ASSERT_EQ(::poll(&connecting, 1, 10000), 1) << "cannot connect";
+  }
   constexpr std::size_t requests = 20000;
   std::string out, in;
   for (std::size_t i = 0; i < requests; ++i) out += get;
@@ -394,24 +383,12 @@ TEST_F(KeepAlive, HangsUpOnAHeadThatOutgrowsTheBufferAcrossReads) {
 
 TEST_F(KeepAlive, AClientThatResetsWhileItsAnswersWaitDisturbsNoOther) {
   explained_in("ch01-serve");
-  const int fd = connect_with_a_small_window(server.port());
-  ASSERT_GE(fd, 0) << "cannot connect";
-  // Requests, and no reading: the answers fill every buffer, the server's
-  // write waits, it reads no more, and at last the client's sends find no
-  // room. Then the client resets the connection under the waiting write.
-  std::string requests;
-  for (int i = 0; i < 1000; ++i) requests += get;
-  for (bool full = false; !full;) {
-    const ssize_t n = ::send(fd, requests.data(), requests.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EAGAIN) {
-      pollfd room{fd, POLLOUT, 0};
-      full = ::poll(&room, 1, 200) == 0;  // no room for 200 ms: the server reads no more
-    }
-    ASSERT_TRUE(n >= 0 || errno == EAGAIN) << std::strerror(errno);
+  {
+    // Requests, and no reading, until the answers fill every buffer and the
+    // server's write waits; then a reset under that write.
+    rdv::test::slow_reader reader(server.port(), get);
+    reader.reset();
   }
-  const linger reset{.l_onoff = 1, .l_linger = 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
-  ::close(fd);
   rdv::test::client next(server);
   next.send(get);
   expect_seven_bytes(next, "keep-alive");

@@ -12,6 +12,7 @@
 #include "use_process.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/program.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -19,7 +20,6 @@
 
 #include <gtest/gtest.h>
 
-#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -406,14 +406,6 @@ TEST(Hold, ASocketWatchedAgainIsUnwatchedOnce) {
   EXPECT_TRUE(*heard == second) << "the news carries the tag of the latest watch";
 }
 
-// The CPU time this thread has used: the scheduler and its io_context run on it.
-std::chrono::milliseconds thread_cpu_time() {
-  timespec t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::seconds(t.tv_sec) +
-                                                               std::chrono::nanoseconds(t.tv_nsec));
-}
-
 TEST(Hold, AClientThatHalfClosesWhileNotHeldIsHeardOfOnce) {
   explained_in("ch10-disconnect");
   rdv::hub::hub_stats stats;
@@ -433,10 +425,10 @@ TEST(Hold, AClientThatHalfClosesWhileNotHeldIsHeardOfOnce) {
     auto [server, client] = connect(io);
     rdv::web::response answer;
     hold_client(server, stats, end, answer);
-    const auto before = thread_cpu_time();
+    const auto before = rdv::test::cpu_time(::getpid());
     struct never {};  // nothing comes: the after() clause is a one-second pause
     proc::receive([](const never&) {}, proc::after(1s, [] {}));
-    used = thread_cpu_time() - before;
+    used = rdv::test::cpu_time(::getpid()) - before;
     client.close();
     proc::receive<proc::down>();
   });

@@ -530,7 +530,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _run_program([str(binary), *rest])
 
 
-
 def _run_program(argv: list[str]) -> int:
     """Runs one of the course's programs until it ends or Ctrl-C stops it,
     passing its standard error on without the ASan context warning. A

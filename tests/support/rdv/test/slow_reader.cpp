@@ -44,6 +44,13 @@ slow_reader::~slow_reader() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+void slow_reader::reset() {
+  const linger abort{.l_onoff = 1, .l_linger = 0};
+  ::setsockopt(fd_, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
+  ::close(fd_);
+  fd_ = -1;
+}
+
 bool slow_reader::dropped_within(std::chrono::milliseconds limit) const {
   // No events asked for: poll(2) reports only an error or a hang-up, not
   // the unread answers that make the socket readable all along.

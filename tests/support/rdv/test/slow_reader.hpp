@@ -30,6 +30,9 @@ public:
   /// reset: a close cannot reach a client whose window is full); true if it
   /// did. Never reads.
   bool dropped_within(std::chrono::milliseconds limit) const;
+  /// Leaves with a reset (SO_LINGER 0), under whatever write of the server's
+  /// waits for room.
+  void reset();
 
 private:
   int fd_ = -1;

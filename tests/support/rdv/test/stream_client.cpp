@@ -6,7 +6,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -69,24 +68,6 @@ std::string stream_client::read_to_end() {
     if (n == 0) return got;
     got.append(buffer, static_cast<std::size_t>(n));
   }
-}
-
-std::size_t stream_client::write_until_full() {
-  const std::string chunk(64 * 1024, 'x');
-  std::size_t sent = 0;
-  for (;;) {
-    const auto n = ::send(fd_, chunk.data(), chunk.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) return sent;
-    if (n < 0) fail("send", errno);
-    sent += static_cast<std::size_t>(n);
-  }
-}
-
-bool stream_client::wait_hung_up(std::chrono::milliseconds limit) {
-  pollfd p{.fd = fd_, .events = POLLRDHUP, .revents = 0};  // POLLHUP and POLLERR come anyway
-  const auto n = ::poll(&p, 1, static_cast<int>(limit.count()));
-  return n > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 }  // namespace rdv::test

@@ -6,7 +6,6 @@
 /// one that does read).
 
 #include <chrono>
-#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -35,12 +34,6 @@ public:
   void shutdown_write();
   /// Reads until the server closes the connection; returns what came.
   std::string read_to_end();
-  /// Sends bytes, reading none, until the connection takes no more (its
-  /// buffers and the server's are full); returns how many it sent.
-  std::size_t write_until_full();
-  /// Waits, reading nothing, until the server has closed or reset the
-  /// connection; whether it did within `limit`.
-  bool wait_hung_up(std::chrono::milliseconds limit);
 
 private:
   int fd_ = -1;
