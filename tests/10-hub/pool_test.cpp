@@ -6,6 +6,7 @@
 #include "connection_pool.hpp"
 
 #include "in_process.hpp"
+#include "scripted_backend.hpp"
 
 #include "rdv/test/book.hpp"
 #include "rdv/test/tcp_segments.hpp"
@@ -44,84 +45,8 @@ std::string get(std::string_view target) {
   return "GET " + std::string(target) + " HTTP/1.1\r\nHost: backend\r\n\r\n";
 }
 
-// How many whole requests (without bodies) `bytes` holds.
-std::size_t requests_in(std::string_view bytes) {
-  std::size_t n = 0;
-  for (auto at = bytes.find("\r\n\r\n"); at != std::string_view::npos;
-       at = bytes.find("\r\n\r\n", at + 4)) {
-    ++n;
-  }
-  return n;
-}
-
-// A backend the test scripts: `script` runs on a thread of its own with a
-// listening acceptor, and accepts and reads with a 10 s limit, so that a
-// pool that never connects or never writes fails the test instead of
-// hanging it. What went wrong on that thread is in failure(). A
-// `receive_buffer` (bytes) fixes the size of its connections' receive
-// buffers, which the kernel would otherwise grow as they fill.
-class scripted_backend {
-public:
-  explicit scripted_backend(std::function<void(scripted_backend&)> script, int receive_buffer = 0)
-      : acceptor_(listening(io_, receive_buffer)), thread_([this, script = std::move(script)] {
-          try {
-            script(*this);
-          } catch (const std::exception& e) {
-            failure_ = e.what();
-          }
-        }) {}
-  ~scripted_backend() { join(); }
-  scripted_backend(const scripted_backend&) = delete;
-  scripted_backend& operator=(const scripted_backend&) = delete;
-
-  tcp::endpoint endpoint() const { return acceptor_.local_endpoint(); }
-  // Waits for the script to end; then failure() says how it went.
-  void join() {
-    if (thread_.joinable()) thread_.join();
-  }
-  const std::string& failure() const { return failure_; }
-
-  // For the script: the next connection.
-  tcp::socket accept() {
-    if (!rdv::test::wait_readable(acceptor_.native_handle(), 10s)) {
-      throw std::runtime_error("no connection came in 10 s");
-    }
-    return acceptor_.accept();
-  }
-  // For the script: what one read brings.
-  static std::string read_some(tcp::socket& s) {
-    if (!rdv::test::wait_readable(s.native_handle(), 10s)) {
-      throw std::runtime_error("nothing came in 10 s");
-    }
-    std::array<char, 65536> bytes;
-    boost::system::error_code ec;
-    const std::size_t n = s.read_some(asio::buffer(bytes), ec);
-    if (ec) throw std::runtime_error("the pool's connection ended: " + ec.message());
-    return {bytes.data(), n};
-  }
-  // For the script: reads until `n` whole requests have come.
-  static std::string read_requests(tcp::socket& s, std::size_t n) {
-    std::string all;
-    while (requests_in(all) < n) all += read_some(s);
-    return all;
-  }
-
-private:
-  // An acceptor on a free port of 127.0.0.1; the connections it takes keep
-  // the receive buffer size it has.
-  static tcp::acceptor listening(asio::io_context& io, int receive_buffer) {
-    tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
-    if (receive_buffer > 0) {
-      acceptor.set_option(asio::socket_base::receive_buffer_size(receive_buffer));
-    }
-    return acceptor;
-  }
-
-  asio::io_context io_;
-  tcp::acceptor acceptor_;
-  std::string failure_;
-  std::thread thread_;
-};
+using ch10::requests_in;
+using ch10::scripted_backend;
 
 // Runs `exchange(targets[i])` in one process each, all started in the same
 // turn, on one pool, each with `patience[i]` (10 s if not given); returns

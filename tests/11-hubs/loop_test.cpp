@@ -2,13 +2,13 @@
 // the io_context's one thread.
 #include "nats_fixture.hpp"
 
+#include "../10-hub/scripted_backend.hpp"
 #include "nats_connection.hpp"
 
 #include "rdv/test/book.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read_until.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
@@ -227,66 +227,36 @@ TEST(Loop, AConnectionThatFindsNoDescriptorForItsCopyIsTriedAgain) {
 // it greets one client and answers its pings, and once the client has
 // subscribed, it sends a message on that subscription and, in the same
 // write, the error that ends a connection (the server's "Stale Connection"),
-// then closes it and listens no more. It runs on a thread of its own.
-class last_words_server {
-public:
-  last_words_server() {
-    greet();
-    thread_ = std::thread([this] { io_.run(); });
+// then closes it and greets nobody after.
+void last_words(ch10::scripted_backend& b) {
+  asio::ip::tcp::socket s = b.accept();
+  const auto say = [&s](const std::string& what) { asio::write(s, asio::buffer(what)); };
+  say(R"(INFO {"server_id":"last-words","version":"2.9.0","proto":1,"host":"127.0.0.1",)"
+      R"("port":)" +
+      std::to_string(b.endpoint().port()) + R"(,"max_payload":1048576,"headers":true})" + "\r\n");
+  for (std::string heard;;) {
+    const auto end = heard.find("\r\n");
+    if (end == std::string::npos) {
+      heard += b.read_some(s);
+      continue;
+    }
+    std::istringstream words(heard.substr(0, end));
+    heard.erase(0, end + 2);
+    std::string verb, subject, sid;
+    words >> verb >> subject >> sid;
+    if (verb == "PING") say("PONG\r\n");
+    if (verb == "SUB") {
+      return say("MSG " + subject + " " + sid + " 4\r\nlast\r\n-ERR 'Stale Connection'\r\n");
+    }
   }
-  ~last_words_server() {
-    io_.stop();
-    thread_.join();
-  }
-  last_words_server(const last_words_server&) = delete;
-  last_words_server& operator=(const last_words_server&) = delete;
-  std::string url() const { return "nats://127.0.0.1:" + port_; }
-
-private:
-  using tcp = asio::ip::tcp;
-
-  void greet() {
-    listener_.async_accept(client_, [this](boost::system::error_code ec) {
-      if (ec) return;
-      say(R"(INFO {"server_id":"last-words","version":"2.9.0","proto":1,"host":"127.0.0.1",)"
-          R"("port":)" +
-          port_ + R"(,"max_payload":1048576,"headers":true})" + "\r\n");
-      hear();
-    });
-  }
-  void hear() {
-    asio::async_read_until(client_, asio::dynamic_buffer(heard_), "\r\n",
-                           [this](boost::system::error_code ec, std::size_t n) {
-                             if (ec) return;
-                             std::istringstream words(heard_.substr(0, n));
-                             heard_.erase(0, n);
-                             std::string verb, subject, sid;
-                             words >> verb >> subject >> sid;
-                             if (verb == "PING") say("PONG\r\n");
-                             if (verb != "SUB") return hear();
-                             say("MSG " + subject + " " + sid +
-                                 " 4\r\nlast\r\n-ERR 'Stale Connection'\r\n");
-                             boost::system::error_code ignored;
-                             client_.close(ignored);
-                             listener_.close(ignored);
-                           });
-  }
-  void say(const std::string& what) { asio::write(client_, asio::buffer(what)); }
-
-  asio::io_context io_{1};
-  tcp::acceptor listener_{io_, {asio::ip::make_address("127.0.0.1"), 0}};
-  const std::string port_ = std::to_string(listener_.local_endpoint().port());
-  tcp::socket client_{io_};
-  std::string heard_;  // what the client sent that is not read yet
-  std::thread thread_;
-};
+}
 
 TEST(Loop, AMessageThatCameWithTheConnectionsEndIsHandedOut) {
   explained_in("ch11-loop");
-  last_words_server server;
+  ch10::scripted_backend server(last_words);
   asio::io_context io(1);
   rdv::hubs::nats_connection bus(io);
-  bus.connect(server.url(), 5s);
+  bus.connect("nats://127.0.0.1:" + std::to_string(server.endpoint().port()), 5s);
   std::vector<std::string> got;
   bus.subscribe("replies", [&](const rdv::hubs::bus_message& m) { got.emplace_back(m.data); });
   EXPECT_TRUE(run_until(io, [&] { return !got.empty(); }))
@@ -294,6 +264,8 @@ TEST(Loop, AMessageThatCameWithTheConnectionsEndIsHandedOut) {
          "never handed out (this server does not come back, so no later read hands it out)";
   EXPECT_EQ(got, std::vector<std::string>{"last"});
   EXPECT_FALSE(bus.connected());
+  server.join();
+  EXPECT_EQ(server.failure(), "");
 }
 
 TEST(Loop, ConnectGivesUpWithOneLineWhenNoServerListens) {
