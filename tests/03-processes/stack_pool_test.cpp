@@ -1,7 +1,7 @@
 // Chapter 3's stack pool (exercise ch03.1): stacks carved side by side out of
 // reserved address space, a new reservation when one is used up, the most
 // recently freed stack handed out first, and memory committed only for the
-// pages a process touches.
+// pages a process touches, and every stack below its guard page, or an error.
 #include "scheduler.hpp"
 #include "stack_pool.hpp"
 
@@ -9,13 +9,20 @@
 
 #include <gtest/gtest.h>
 
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -217,6 +224,67 @@ TEST(StackPool, EveryStackHasItsGuardPage) {
     ASSERT_FALSE(readable(lowest - 1)) << "stack " << i << " has no guard page below it";
   }
   for (auto& s : stacks) pool.deallocate(s);
+}
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102  // Linux 6.13; older C libraries do not name it
+#endif
+
+// From now on, in this process, madvise(2) with `advice` fails with ENOMEM,
+// as it does when the kernel is out of memory for the page tables it needs.
+// A seccomp filter cannot be taken back: call it in a child (a death test).
+void refuse_madvise(int advice) {
+  // The advice is madvise's third argument; the filter reads 32 bits of it.
+  const auto third = static_cast<std::uint32_t>(offsetof(seccomp_data, args[2]) +
+                                                (std::endian::native == std::endian::big ? 4 : 0));
+  sock_filter program[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_madvise, 0, 3),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, third),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(advice), 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOMEM),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  const sock_fprog filter{static_cast<unsigned short>(std::size(program)), program};
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter) != 0) {
+    std::perror("seccomp");
+    std::_Exit(3);
+  }
+}
+
+// In a child: asks a guarded pool for a stack once madvise(2) can no longer
+// install guard pages, and exits with 0 if the pool refused with the errno,
+// handing nothing out; else says what it did and exits with 1.
+[[noreturn]] void allocate_without_guard_pages() {
+  stack_pool pool({.size = stack_size, .guard_pages = true});  // finds the kernel able
+  refuse_madvise(MADV_GUARD_INSTALL);
+  try {
+    (void)pool.allocate();
+    std::fputs("a stack whose guard page could not be installed was handed out as if it had "
+               "one: throw std::system_error instead\n",
+               stderr);
+    std::_Exit(1);
+  } catch (const std::system_error& e) {
+    if (e.code().value() != ENOMEM) {
+      std::fprintf(stderr, "the error should be madvise's own errno (ENOMEM): %s\n", e.what());
+      std::_Exit(1);
+    }
+  }
+  if (pool.in_use() != 0) {
+    std::fputs("nothing was handed out, but in_use() counts it\n", stderr);
+    std::_Exit(1);
+  }
+  std::_Exit(0);
+}
+
+TEST(StackPool, AGuardPageThatCannotBeInstalledIsAnError) {
+  explained_in("ch03-guard");
+  if (!stack_pool({.size = stack_size, .guard_pages = true}).guarded()) {
+    GTEST_SKIP() << "this kernel has no MADV_GUARD_INSTALL (Linux 6.13 or later)";
+  }
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(allocate_without_guard_pages(), testing::ExitedWithCode(0), "");
 }
 
 // Touches `depth` KiB of stack below the caller, one frame per KiB, and
