@@ -38,7 +38,12 @@ void registry::add(std::string name, pid who) {
                "it is already registered as \"" + std::string(named->second) + '"'));
   }
   const auto named = by_name_.emplace(std::move(name), who).first;
-  by_pid_.emplace(who, named->first);  // the map's own copy: its nodes never move
+  try {
+    by_pid_.emplace(who, named->first);  // the map's own copy: its nodes never move
+  } catch (...) {                        // out of memory: neither map changes
+    by_name_.erase(named);
+    throw;
+  }
   // END EXERCISE
 }
 //! [add]

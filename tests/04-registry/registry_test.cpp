@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <new>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -190,6 +192,36 @@ TEST_F(Names, ANameIsKeptOnceAndLookedUpWithoutACopy) {
                                "once (the pid-to-name map views the other map's copy)";
   EXPECT_EQ(resolving, 0) << "100 sends' look-ups of a name allocated " << resolving
                           << " times: a look-up builds no string";
+}
+
+TEST_F(Names, ARegistrationThatRunsOutOfMemoryLeavesNoHalfOfIt) {
+  explained_in("ch04-register");
+  const std::string name(40, 'n');
+  long tries = 0;
+  in_process([&] {
+    const pid other = spawn([] { receive<stop>(); });
+    registry& names = scheduler::current().use<registry>();
+    // The k-th allocation of a registration fails, for k = 1, 2, ... until
+    // one takes no more than k: each failure must leave both maps as they were.
+    for (bool registered = false; !registered && tries < 100; ++tries) {
+      std::string copy = name;
+      rdv::test::fail_allocation(tries);
+      try {
+        register_name(std::move(copy), other);
+        registered = true;
+      } catch (const std::bad_alloc&) {}
+      rdv::test::fail_allocation(-1);
+      if (registered) break;
+      ASSERT_EQ(names.find(name), std::nullopt)
+          << "allocation " << tries + 1 << " of a registration failed, and the name is "
+          << "registered anyway: both maps change, or neither";
+      ASSERT_EQ(names.name_of(other), std::nullopt)
+          << "allocation " << tries + 1 << " of a registration failed, and the process has a "
+          << "name anyway: both maps change, or neither";
+    }
+    EXPECT_EQ(whereis(name), other) << "with memory enough, the name is registered";
+  });
+  EXPECT_GE(tries, 1) << "a registration allocates something, and failing that must throw";
 }
 
 TEST_F(Names, AnAddressOfAnEndedProcessDropsWhatIsSent) {

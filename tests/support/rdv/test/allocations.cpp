@@ -7,9 +7,11 @@
 namespace {
 
 std::atomic<long> count{0};
+std::atomic<long> failing{-1};  // the count at which an allocation fails; -1: none
 
 void* allocate_or_null(std::size_t size) noexcept {
-  ++count;
+  long due = ++count;
+  if (failing.compare_exchange_strong(due, -1)) return nullptr;
   return std::malloc(size == 0 ? 1 : size);
 }
 
@@ -23,6 +25,8 @@ void* allocate(std::size_t size) {
 namespace rdv::test {
 
 long allocations() noexcept { return count; }
+
+void fail_allocation(long skip) noexcept { failing = skip < 0 ? -1 : count + skip + 1; }
 
 }  // namespace rdv::test
 

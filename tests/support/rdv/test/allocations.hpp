@@ -2,11 +2,16 @@
 /// \file
 /// Counting allocations. A test program that links rdv_test_allocations
 /// (DEPENDS in rdv_add_chapter_tests) has its global operator new replaced
-/// by one that counts every call, on every thread.
+/// by one that counts every call, on every thread, and can be told to fail.
 
 namespace rdv::test {
 
 /// How many times operator new (any form) has been called in this program.
 long allocations() noexcept;
+
+/// Makes the allocation after the next `skip` ones fail, once: the throwing
+/// forms of operator new throw std::bad_alloc, the nothrow ones return null.
+/// A negative `skip` takes a failure not yet due back.
+void fail_allocation(long skip) noexcept;
 
 }  // namespace rdv::test
