@@ -71,6 +71,7 @@ inline process& scheduler::running() const {
 // First thing after every switch: `from` is where whoever switched to us
 // stopped, so it goes back into their record (main_ for run()'s caller).
 [[gnu::always_inline]] inline void scheduler::arrived(boost::context::fiber&& from) noexcept {
+  ++switches_;
   if (left_ended_) return;  // an ended process's fiber: dropping it frees its stack
   if (left_ == nullptr) {
     main_ = std::move(from);

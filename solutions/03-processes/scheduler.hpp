@@ -100,6 +100,12 @@ public:
   std::size_t process_count() const noexcept { return table_.live(); }
   /// Whether the caller is a process (not the thread that calls run()).
   bool in_process() const noexcept { return running_ != nullptr; }
+  /// How many switches this scheduler has made: to a process, or back to
+  /// run()'s caller. Chapter 5's ring makes one a hop.
+  std::uint64_t switches() const noexcept { return switches_; }
+  /// How many times send() has been called, whether or not the message
+  /// reached a mailbox. Chapter 5's ring makes one a hop.
+  std::uint64_t sends() const noexcept { return sends_; }
 
   /// The running process gets a `down` message when `target` ends (at once,
   /// with reason `noproc`, if it already has).
@@ -165,6 +171,8 @@ private:
   process* running_ = nullptr;  // nullptr: run()'s caller has the CPU
   process* left_ = nullptr;     // who switched away last (nullptr: run()'s caller)
   bool left_ended_ = false;     // ... and whether it has ended (its fiber is gone)
+  std::uint64_t switches_ = 0;  // counted as each switch arrives
+  std::uint64_t sends_ = 0;
   bool in_run_ = false;
   bool wakeup_pending_ = false;
   bool shutting_down_ = false;

@@ -67,6 +67,7 @@ exit_reason scheduler::run_body(F& body) {
 //! [send]
 template <class M>
 bool scheduler::send(pid to, M&& message) {
+  ++sends_;
   process* p = table_.find(to);
   if (p == nullptr || shutting_down_) return false;
   p->inbox.push(make_letter(messages_, std::forward<M>(message)));

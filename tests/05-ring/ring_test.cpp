@@ -10,8 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -64,6 +67,31 @@ TEST_F(Ring, DeliversExactlyNTimesMMessages) {
     EXPECT_EQ(r.hops, static_cast<std::uint64_t>(n * m)) << "ring N=" << n << " M=" << m;
     EXPECT_EQ(node.process_count(), 0u) << "every process ends after its M laps";
     EXPECT_EQ(node.stacks().in_use(), 0u);
+  }
+}
+
+TEST_F(Ring, SendsOnceAndSwitchesOnceAHop) {
+  explained_in("ch05-measure");
+  // A hop is one message sent and one switch (the page's ns/hop divides by
+  // N×M). Beyond the hops, a ring costs a switch into the first process, one
+  // to start each of the others (to its first receive, where it waits), and
+  // one back to run()'s caller: N×M + N in all. A little slack, for a ring
+  // built another way. A ring of one sends to itself: it switches in and out.
+  for (auto [n, m] : {std::pair{1L, 4L}, {2L, 3L}, {50L, 20L}, {400L, 2L}}) {
+    const std::uint64_t sent_before = node.sends(), before = node.switches();
+    rdv::ring::run(node, n, m);
+    EXPECT_EQ(node.sends() - sent_before, static_cast<std::uint64_t>(n * m))
+        << "ring N=" << n << " M=" << m
+        << ": a hop is one message sent, and the token makes N×M hops, no more (none after the "
+           "last lap) and no fewer (a ring of one sends the token to its first process too)";
+    const auto made = node.switches() - before;
+    const auto expected = static_cast<std::uint64_t>(n == 1 ? 2 : n * m + n);
+    EXPECT_GE(made, expected) << "ring N=" << n << " M=" << m;
+    EXPECT_LE(made, expected + static_cast<std::uint64_t>(n / 8))
+        << "ring N=" << n << " M=" << m << " made " << made << " switches, where " << expected
+        << " do: one a hop, and one to start each process. Does a process give the CPU up "
+           "(yield()) where nothing waits for it, while the ring is built or the token goes "
+           "round? Each such switch is counted in the spawns' or the hops' time.";
   }
 }
 
@@ -164,6 +192,28 @@ TEST_F(Ring, SendsTheTokenOnlyBetweenTheReadingsAndOncePerLap) {
   EXPECT_EQ(script.reads_with_mail_waiting(), 0)
       << "a reading found the token waiting: was it sent before the clock was read at the start "
          "of the laps, or once more after the last lap?";
+}
+
+// This process's resident memory as /proc/self/status says it, in bytes.
+double resident_by_status() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("VmRSS:")) return std::stod(line.substr(6)) * 1024;  // in kB
+  }
+  ADD_FAILURE() << "/proc/self/status has no VmRSS line";
+  return 0;
+}
+
+TEST_F(Ring, WeighsTheProcessByItsResidentMemory) {
+  explained_in("ch05-measure");
+  // Resident, not virtual: the stacks' reservations are address space, and
+  // would make every process seem to cost its whole 64 KiB.
+  const double before = resident_by_status(), measured = rdv::ring::resident_bytes(),
+               after = resident_by_status();
+  EXPECT_GE(measured, std::min(before, after) - 256 * 1024);
+  EXPECT_LE(measured, std::max(before, after) + 256 * 1024)
+      << "resident_bytes() says " << measured << " bytes where VmRSS says " << before
+      << ": is it reading /proc/self/statm's second field (resident pages), times the page size?";
 }
 
 TEST_F(Ring, RunsWithAHundredThousandProcesses) {
