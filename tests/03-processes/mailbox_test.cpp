@@ -124,6 +124,19 @@ TEST_F(Mailbox, ACursorGoesOnFromAMessageItTook) {
          "message that followed it";
 }
 
+TEST_F(Mailbox, ACursorLooksOnlyAtAndAfterWhereItIs) {
+  explained_in("ch03-selective");
+  post(std::string("a"));
+  post(1);
+  post(std::string("b"));
+  mailbox::cursor at = box.front();
+  EXPECT_EQ(take({any_int}, at), "int 1");
+  EXPECT_EQ(take({any_string}, at), "string b")
+      << "the cursor is past \"a\" now: a take from it starts where it is, not at the oldest "
+         "message (a receive looks at each message once, however often it wakes)";
+  EXPECT_EQ(take({any_string}), "string a");
+}
+
 TEST(Pid, PrintsLikeErlang) {
   explained_in("ch03-pids");
   EXPECT_EQ(to_string(pid{42, 0}), "<0.42.0>");

@@ -3,6 +3,7 @@
 // of them together give.
 #include "processes.hpp"
 
+#include "rdv/test/allocations.hpp"
 #include "rdv/test/book.hpp"
 #include "rdv/test/scheduler_test.hpp"
 
@@ -42,6 +43,40 @@ TEST_F(Processes, RunRunsEveryProcessToItsEndInSpawnOrder) {
   EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(node.process_count(), 0u) << "every process has ended";
   EXPECT_EQ(node.stacks().in_use(), 0u) << "and given its stack back";
+}
+
+TEST_F(Processes, SpawningOneFunctionTwiceGivesEachProcessItsOwnCopy) {
+  explained_in("ch03-spawn");
+  std::vector<std::string> seen;
+  const auto body = [text = std::string(100, 'x'), &seen] { seen.push_back(text); };
+  auto named = body;  // a function with a name (an lvalue), spawned twice
+  node.spawn(named);
+  node.spawn(named);
+  node.run();
+  EXPECT_EQ(seen, (std::vector<std::string>{std::string(100, 'x'), std::string(100, 'x')}))
+      << "the second process saw what the first left of the caller's function: spawn() copies "
+         "a function it is given by name, and moves only one it is given to keep";
+}
+
+TEST_F(Processes, ASpawnAllocatesNothingButItsStack) {
+  explained_in("ch03-spawn");
+  const auto body = [a = 1L, b = 2L, c = 3L, d = 4L] {
+    volatile long sum = a + b + c + d;  // a function with some state of its own
+    (void)sum;
+    receive<int>();
+  };
+  for (int i = 0; i < 2; ++i) node.spawn(body);  // warm: stacks, process slots, the run queue
+  node.run();
+  for (const pid p : {node.spawn(body), node.spawn(body)}) node.send(p, 0);
+  node.run();
+  const long before = rdv::test::allocations();
+  const pid p = node.spawn(body);
+  const long made = rdv::test::allocations() - before;
+  node.send(p, 0);
+  node.run();
+  EXPECT_EQ(made, 0) << "a spawn, once the pool has stacks and the table room, allocated " << made
+                     << " times: the function and the fiber's record go into the top of the "
+                        "new stack";
 }
 
 TEST_F(Processes, AProcessCanSpawnAnother) {

@@ -68,11 +68,31 @@ TEST(StackPool, CarvesStacksSideBySideOutOfOneReservation) {
   EXPECT_EQ(pool.in_use(), 0u);
 }
 
+// This process's address space, in bytes (VmSize in /proc/self/status).
+double address_space() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("VmSize:")) return std::stod(line.substr(7)) * 1024;  // in kB
+  }
+  ADD_FAILURE() << "/proc/self/status has no VmSize line";
+  return 0;
+}
+
 TEST(StackPool, ReservesMoreWhenAReservationIsUsedUp) {
   explained_in("ch03-stacks");
   stack_pool pool({.size = stack_size});
   std::vector<stack_context> stacks;
-  for (int i = 0; i < 4096 + 10; ++i) stacks.push_back(pool.allocate());  // past one reservation
+  stacks.reserve(4096 + 10);
+  constexpr double region = 4096.0 * stack_size, slack = region / 4;  // for the test's own mappings
+  const double before = address_space();
+  for (int i = 0; i < 4096; ++i) stacks.push_back(pool.allocate());  // one reservation, full
+  const double one = address_space() - before;
+  EXPECT_GE(one, region - slack);
+  EXPECT_LE(one, region + slack) << "4,096 stacks took " << one / region
+                                 << " reservations of address space where one holds them: the "
+                                    "next is reserved only when a stack needs it";
+  for (int i = 0; i < 10; ++i) stacks.push_back(pool.allocate());  // past one reservation
+  EXPECT_GE(address_space() - before, 2 * region - slack) << "a second reservation, for the rest";
   EXPECT_EQ(top(stacks[4095]) - top(stacks[0]), 4095 * stack_size)
       << "a reservation holds 4,096 stacks side by side: the 4,096th is its last slot";
   std::vector<std::uintptr_t> tops;
@@ -185,14 +205,18 @@ TEST(StackPool, ARegionThatCannotBeReservedIsAnError) {
   explained_in("ch03-stacks");
   // 4,096 stacks of a TiB each: more address space than a process has.
   stack_pool pool({.size = std::size_t{1} << 40});
-  try {
-    pool.allocate();
-    ADD_FAILURE() << "a region the kernel refuses should throw std::system_error, not hand out "
-                     "a stack";
-  } catch (const std::system_error& e) {
-    EXPECT_EQ(e.code().value(), ENOMEM) << "the error should be mmap's own errno: " << e.what();
+  for (int attempt = 1; attempt <= 2; ++attempt) {  // the first failure leaves the pool as it was
+    try {
+      pool.allocate();
+      ADD_FAILURE() << "attempt " << attempt
+                    << ": a region the kernel refuses should throw std::system_error, not hand "
+                       "out a stack";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code().value(), ENOMEM)
+          << "attempt " << attempt << ": the error should be mmap's own errno: " << e.what();
+    }
+    EXPECT_EQ(pool.in_use(), 0u) << "attempt " << attempt << ": nothing was handed out";
   }
-  EXPECT_EQ(pool.in_use(), 0u) << "nothing was handed out";
 }
 
 // Whether the byte at `address` can be read, asked of the kernel (write(2)
