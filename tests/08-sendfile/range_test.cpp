@@ -50,8 +50,10 @@ TEST(Range, AnswersOneRangeOfEachForm) {
       {"bytes=100-100", 1000, partial, 100, 100},
       {"bytes=500-", 1000, partial, 500, 999},
       {"bytes=-100", 1000, partial, 900, 999},
-      {"bytes=-5000", 1000, partial, 0, 999},                   // more than there is: all of it
-      {"bytes=900-5000", 1000, partial, 900, 999},              // the last byte cut to the end
+      {"bytes=-5000", 1000, partial, 0, 999},       // more than there is: all of it
+      {"bytes=900-5000", 1000, partial, 900, 999},  // the last byte cut to the end
+      {"bytes=0-1000", 1000, partial, 0, 999},      // byte 1000 is past it too
+      {"bytes=999-1000", 1000, partial, 999, 999},
       {"bytes=0-18446744073709551616", 1000, partial, 0, 999},  // past 64 bits
       {"BYTES=0-0", 1000, partial, 0, 0},
       {"bytes= 0-9 ", 1000, partial, 0, 9},

@@ -24,12 +24,15 @@ rdv::files::sendfile_result faulty_sendfile_some(int socket, int file, std::uint
 
 rdv::files::sendfile_result faulty_sendfile_some(int socket, int file, std::uint64_t offset,
                                                  std::size_t count) noexcept {
-  switch (next_fault.exchange(ch08::sendfile_fault::none)) {
+  const ch08::sendfile_fault fault = next_fault.exchange(ch08::sendfile_fault::none);
+  switch (fault) {
   case ch08::sendfile_fault::none: break;
   case ch08::sendfile_fault::interrupted: return {0, EINTR};
-  case ch08::sendfile_fault::sent_then_full: {
+  case ch08::sendfile_fault::sent_then_full:
+  case ch08::sendfile_fault::sent_then_interrupted: {
     const rdv::files::sendfile_result r = real_sendfile_some(socket, file, offset, count);
-    return r.error == 0 && r.sent > 0 ? rdv::files::sendfile_result{r.sent, EAGAIN} : r;
+    const int reported = fault == ch08::sendfile_fault::sent_then_full ? EAGAIN : EINTR;
+    return r.error == 0 && r.sent > 0 ? rdv::files::sendfile_result{r.sent, reported} : r;
   }
   }
   return real_sendfile_some(socket, file, offset, count);

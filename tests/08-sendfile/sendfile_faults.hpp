@@ -8,8 +8,9 @@ namespace ch08 {
 
 enum class sendfile_fault {
   none,
-  interrupted,     // EINTR, nothing sent
-  sent_then_full,  // what fitted is sent, and EAGAIN reported with it
+  interrupted,            // EINTR, nothing sent
+  sent_then_interrupted,  // what fitted is sent, and EINTR reported with it (as on BSD)
+  sent_then_full,         // what fitted is sent, and EAGAIN reported with it
 };
 
 // The next call of rdv::files::sendfile_some() in this process goes as

@@ -165,6 +165,21 @@ TEST(AsyncSendfile, TriesAgainWhenASignalInterruptsACall) {
   expect_every_byte_despite(ch08::sendfile_fault::interrupted);
 }
 
+TEST(AsyncSendfile, CountsTheBytesOfACallThatASignalInterrupted) {
+  explained_in("ch08-sendfile");
+  // As FreeBSD's and macOS's sendfile may: some bytes sent, and EINTR.
+  expect_every_byte_despite(ch08::sendfile_fault::sent_then_interrupted);
+}
+
+TEST(AsyncSendfile, SendsNothingForACountOfZero) {
+  explained_in("ch08-sendfile");
+  temp_file f(content);
+  transfer t(0);
+  rdv::files::async_sendfile(t.s.sender, f.file.get(), 0, 0, t.record());
+  t.run();
+  t.expect_sent("");  // done, no error (not eof: nothing was short), 0 bytes
+}
+
 TEST(AsyncSendfile, CountsTheBytesOfACallThatAlsoReportsAFullBuffer) {
   explained_in("ch08-sendfile");
   // As FreeBSD's and macOS's sendfile do: some bytes sent, and EAGAIN.
