@@ -6,6 +6,7 @@
 #include "stack_pool.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/proc_status.hpp"
 
 #include <gtest/gtest.h>
 
@@ -68,31 +69,22 @@ TEST(StackPool, CarvesStacksSideBySideOutOfOneReservation) {
   EXPECT_EQ(pool.in_use(), 0u);
 }
 
-// This process's address space, in bytes (VmSize in /proc/self/status).
-double address_space() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.starts_with("VmSize:")) return std::stod(line.substr(7)) * 1024;  // in kB
-  }
-  ADD_FAILURE() << "/proc/self/status has no VmSize line";
-  return 0;
-}
-
 TEST(StackPool, ReservesMoreWhenAReservationIsUsedUp) {
   explained_in("ch03-stacks");
   stack_pool pool({.size = stack_size});
   std::vector<stack_context> stacks;
   stacks.reserve(4096 + 10);
   constexpr double region = 4096.0 * stack_size, slack = region / 4;  // for the test's own mappings
-  const double before = address_space();
+  const double before = rdv::test::status_bytes("VmSize");
   for (int i = 0; i < 4096; ++i) stacks.push_back(pool.allocate());  // one reservation, full
-  const double one = address_space() - before;
+  const double one = rdv::test::status_bytes("VmSize") - before;
   EXPECT_GE(one, region - slack);
   EXPECT_LE(one, region + slack) << "4,096 stacks took " << one / region
                                  << " reservations of address space where one holds them: the "
                                     "next is reserved only when a stack needs it";
   for (int i = 0; i < 10; ++i) stacks.push_back(pool.allocate());  // past one reservation
-  EXPECT_GE(address_space() - before, 2 * region - slack) << "a second reservation, for the rest";
+  EXPECT_GE(rdv::test::status_bytes("VmSize") - before, 2 * region - slack)
+      << "a second reservation, for the rest";
   EXPECT_EQ(top(stacks[4095]) - top(stacks[0]), 4095 * stack_size)
       << "a reservation holds 4,096 stacks side by side: the 4,096th is its last slot";
   std::vector<std::uintptr_t> tops;

@@ -6,6 +6,7 @@
 #include "ring.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/proc_status.hpp"
 #include "rdv/test/scheduler_test.hpp"
 
 #include <gtest/gtest.h>
@@ -14,7 +15,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -194,22 +194,12 @@ TEST_F(Ring, SendsTheTokenOnlyBetweenTheReadingsAndOncePerLap) {
          "of the laps, or once more after the last lap?";
 }
 
-// This process's resident memory as /proc/self/status says it, in bytes.
-double resident_by_status() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.starts_with("VmRSS:")) return std::stod(line.substr(6)) * 1024;  // in kB
-  }
-  ADD_FAILURE() << "/proc/self/status has no VmRSS line";
-  return 0;
-}
-
 TEST_F(Ring, WeighsTheProcessByItsResidentMemory) {
   explained_in("ch05-measure");
   // Resident, not virtual: the stacks' reservations are address space, and
   // would make every process seem to cost its whole 64 KiB.
-  const double before = resident_by_status(), measured = rdv::ring::resident_bytes(),
-               after = resident_by_status();
+  const double before = rdv::test::status_bytes("VmRSS"), measured = rdv::ring::resident_bytes(),
+               after = rdv::test::status_bytes("VmRSS");
   EXPECT_GE(measured, std::min(before, after) - 256 * 1024);
   EXPECT_LE(measured, std::max(before, after) + 256 * 1024)
       << "resident_bytes() says " << measured << " bytes where VmRSS says " << before
