@@ -359,9 +359,14 @@ TEST(Bus, AReplyTooLargeForTheBusGets413AndTheHolderStillTakesIt) {
   const rdv::test::response routed = ch10::post_reply(hubs.other.replies(), id, body, "text/plain");
   EXPECT_EQ(routed.status, 413) << "trying again cannot help, so not 503:\n"
                                 << routed.raw.substr(0, 300);
-  EXPECT_TRUE(ch11::bus_stats(hubs.other).at("connected").as_bool());
-  EXPECT_EQ(ch11::bus_stats(hubs.other).at("awaiting").as_int64(), 0)
+  const boost::json::object stats = ch11::bus_stats(hubs.other);
+  EXPECT_TRUE(stats.at("connected").as_bool());
+  EXPECT_EQ(stats.at("awaiting").as_int64(), 0)
       << "nothing waits for a verdict of a reply that was never sent";
+  EXPECT_EQ(stats.at("routed_out").as_int64(), 0) << "the reply never went out on the bus";
+  EXPECT_EQ(stats.at("route_failures").as_int64(), 0)
+      << "route_failures counts the 503s (no bus, or no verdict in time), which a retry may "
+         "mend; a 413 is the reply's own fault";
   EXPECT_EQ(ch10::post_reply(hubs.holder.replies(), id, body, "text/plain").status, 204);
   EXPECT_EQ(client.read_response().body.size(), body.size());
 }

@@ -88,7 +88,7 @@ TEST(Failures, RepliesForAHubThatIsGoneGet503WithinAboutASecond) {
   EXPECT_EQ(r.status, 503) << r.raw;
   EXPECT_EQ(r.field("Retry-After"), "1");
   EXPECT_GT(took, 500ms) << "503 came before the hub waited for a verdict";
-  EXPECT_LT(took, 3s) << "the verdict's wait is 1 s";
+  EXPECT_LT(took, 1800ms) << "the verdict's wait is 1 s (verdict_patience)";
   EXPECT_EQ(ch11::bus_stats(other).at("route_failures").as_int64(), 1);
   EXPECT_EQ(ch11::bus_stats(other).at("awaiting").as_int64(), 0)
       << "a reply whose verdict never came should not wait for it any more";
