@@ -14,6 +14,8 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -118,6 +120,24 @@ TEST_F(Echo, ServesClientsConnectedAtOnce) {
   second.send("two");
   EXPECT_EQ(second.read_exactly(3), "two") << second.transcript();
   EXPECT_EQ(first.read_exactly(3), "one") << first.transcript();
+}
+
+TEST_F(Echo, AClientThatLeavesWithAResetEndsItsConnectionQuietly) {
+  explained_in("ch06-echo");
+  {
+    rdv::test::client leaving(port);
+    leaving.send("x");
+    ASSERT_EQ(leaving.read_exactly(1), "x") << leaving.transcript();  // the server reads again now
+    const ::linger abort{.l_onoff = 1, .l_linger = 0};                // close sends a reset
+    ASSERT_EQ(::setsockopt(leaving.native_handle(), SOL_SOCKET, SO_LINGER, &abort, sizeof abort),
+              0);
+    leaving.close();
+  }
+  rdv::test::client next(port);  // served after the server's read has seen the reset
+  next.send("next");
+  EXPECT_EQ(next.read_exactly(4), "next") << next.transcript();
+  // The fixture's end checks that no connection's process crashed: a reset
+  // is one of the ways a connection ends, not a failure.
 }
 
 TEST_F(Echo, ClosesAConnectionThatStaysIdle) {

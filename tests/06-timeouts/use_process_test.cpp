@@ -175,10 +175,11 @@ TEST_F(Token, WithinCancelsAnOperationThatTakesTooLong) {
 
 TEST_F(Token, WithinZeroCancelsAtOnceAndWithinForEverNever) {
   explained_in("ch06-within");
-  boost::system::error_code at_once, never_before, never_after;
+  boost::system::error_code at_once, less_than_none, never_before, never_after;
   node.spawn([&] {
     char buffer[16];
     far.async_read_some(asio::buffer(buffer), use_process.within(0ms)[at_once]);
+    far.async_read_some(asio::buffer(buffer), use_process.within(-5ms)[less_than_none]);
     asio::steady_timer timer(io);
     timer.expires_after(20ms);
     timer.async_wait(use_process.within(clock_type::duration::max())[never_before]);
@@ -188,6 +189,8 @@ TEST_F(Token, WithinZeroCancelsAtOnceAndWithinForEverNever) {
   run_all(10s);
   EXPECT_EQ(at_once, asio::error::timed_out)
       << "a deadline of 0 has passed when the operation starts: " << at_once.message();
+  EXPECT_EQ(less_than_none, asio::error::timed_out)
+      << "so has a deadline of -5 ms: " << less_than_none.message();
   EXPECT_FALSE(never_before) << "a deadline the clock never reaches never cancels: "
                              << never_before.message();
   EXPECT_FALSE(never_after) << never_after.message();
@@ -203,6 +206,27 @@ TEST_F(Token, WithinLetsAnOperationThatCompletesInTimeFinishAndLeavesNoTimer) {
   node.spawn([this] { asio::async_write(near, asio::buffer("quick", 5), use_process); });
   run_all();  // returns at once only if the hour-long deadline was cancelled
   EXPECT_EQ(got, "quick");
+}
+
+TEST_F(Token, AnOperationDoneWhenItsDeadlineRingsHasSucceeded) {
+  explained_in("ch06-within");
+  boost::system::error_code ec = asio::error::would_block;  // anything but success, until set
+  node.spawn([&] {
+    asio::steady_timer timer(io, 60ms);
+    // The io_context's thread is kept busy until the deadline (40 ms) and the
+    // timer (60 ms) have both passed, so that one pass of the io_context
+    // finds both due: the deadline rings while the timer's wait, done
+    // already, can no longer be cancelled. It succeeded, and says so.
+    const auto both_due = timer.expiry() + 20ms;
+    asio::post(io, [both_due] {
+      while (clock_type::now() < both_due) std::this_thread::yield();
+    });
+    timer.async_wait(use_process.within(40ms)[ec]);
+  });
+  run_all(10s);
+  EXPECT_FALSE(ec) << "the timer's wait completed, unharmed, as its deadline rang: " << ec.message()
+                   << ". A deadline that passed tells an operation cancelled by it from one "
+                      "that failed; it does not fail one that succeeded";
 }
 
 // An operation and its deadline can complete in the same pass of the
