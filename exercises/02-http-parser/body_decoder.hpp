@@ -26,7 +26,8 @@ public:
   /// What one call to decode() found.
   enum class status {
     piece,      ///< `data` holds the next body bytes; call again with the rest
-    need_more,  ///< every byte of the input is used: read more, then call again
+    need_more,  ///< nothing more comes of this input: read more, then call again with
+                ///< the bytes not `used` (a part of a line, say) and the new ones
     done,       ///< the body is complete (and so are its trailers)
     failed,     ///< the body is malformed or too large: see error()
   };

@@ -34,6 +34,9 @@ TEST(ChunkSize, ReadsHexDigitsAndChecksTheExtensionsItSkips) {
       {"5;a=\"\"", parse_error::none, 5},
       {"5;a=\"x\\\"y\\\\\";b", parse_error::none, 5},
       {"10000000000000000", parse_error::chunk_size_overflow, 0},
+      {"fffffffffffffffff", parse_error::chunk_size_overflow, 0},  // wraps to no less
+      {"1ffffffffffffffff", parse_error::chunk_size_overflow, 0},
+      {"123456789abcdef01", parse_error::chunk_size_overflow, 0},  // not the last 16 digits
       {"", parse_error::bad_chunk_size, 0},
       {";ext", parse_error::bad_chunk_size, 0},
       {"-1", parse_error::bad_chunk_size, 0},
@@ -44,6 +47,10 @@ TEST(ChunkSize, ReadsHexDigitsAndChecksTheExtensionsItSkips) {
       {"5; ", parse_error::bad_chunk_size, 0},
       {"5;a ", parse_error::bad_chunk_size, 0},
       {"5;a=", parse_error::bad_chunk_size, 0},
+      {"5;a=;b", parse_error::bad_chunk_size, 0},
+      {"5;a= ;b", parse_error::bad_chunk_size, 0},
+      {"5;\"a\"=b", parse_error::bad_chunk_size, 0},  // a name is a token, never quoted
+      {"5;\"x;y\"", parse_error::bad_chunk_size, 0},
       {"5;=b", parse_error::bad_chunk_size, 0},
       {"5;a b", parse_error::bad_chunk_size, 0},
       {"5;a=b c", parse_error::bad_chunk_size, 0},
@@ -104,6 +111,9 @@ TEST(ChunkedBody, DecodesAsTheBytesTrickleIn) {
   decoder.start({rdv::http::body_kind::chunked, 0});
   EXPECT_EQ(decode_byte_by_byte("3\r\nabc\r\n0\r\n\r\n", decoder), "abc (done, rest \"\")");
   EXPECT_EQ(decoder.decoded(), 3u);
+  decoder.start({rdv::http::body_kind::chunked, 0});
+  EXPECT_EQ(decode_byte_by_byte("5\r\nab", decoder), "ab (not done)");
+  EXPECT_EQ(decoder.decoded(), 2u) << "decoded() counts the bytes handed out, not the chunks begun";
 }
 
 TEST(ChunkedBody, AFinishedBodyStaysFinished) {

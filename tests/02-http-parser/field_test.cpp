@@ -46,6 +46,8 @@ TEST(FieldLine, RefusesWhatTwoParsersCouldReadDifferently) {
       {"\tfolded continuation", parse_error::obs_fold},
       {"Transfer-Encoding : chunked", parse_error::space_before_colon},
       {"Content-Length\t: 5", parse_error::space_before_colon},
+      {"Host  : x", parse_error::space_before_colon},
+      {"Host \t: x", parse_error::space_before_colon},
       {": no name", parse_error::bad_field_name},
       {"no colon", parse_error::bad_field_name},
       {"", parse_error::bad_field_name},

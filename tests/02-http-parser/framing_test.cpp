@@ -80,6 +80,10 @@ TEST(Framing, RefusesAmbiguousFraming) {
       << "both fields: whatever the codings, that is the error (and its status, 400)";
   EXPECT_EQ(framing_of(head + "Content-Length: 3\r\nContent-Length: 4", how),
             parse_error::conflicting_content_length);
+  EXPECT_EQ(framing_of(head + "Content-Length: 2000000\r\nContent-Length: 5", how),
+            parse_error::conflicting_content_length)
+      << "two lengths that differ are a conflict (400), whatever each says: not a body too "
+         "large (413), which a smaller body would mend";
   EXPECT_EQ(framing_of(head + "Transfer-Encoding: chunked, identity", how),
             parse_error::bad_transfer_encoding);
   EXPECT_EQ(framing_of(head + "Transfer-Encoding: compress, chunked", how),
