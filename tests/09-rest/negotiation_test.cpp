@@ -93,7 +93,9 @@ TEST(Negotiation, ChoosesWhatTheClientPrefers) {
       {std::nullopt, "application/json"},  // no Accept: the server's first
       {"application/xml", "application/xml"},
       {"application/json", "application/json"},
-      {"*/*", "application/json"},  // a tie: the server's order
+      {"*/*", "application/json"},                   // a tie: the server's order
+      {"*/*, application/xml", "application/json"},  // a tie still, however each is named
+      {"application/xml, application/json", "application/json"},  // whatever the client's order
       {"application/*", "application/json"},
       {"application/xml;q=0.9, application/json;q=0.8", "application/xml"},
       {"application/json;q=0.2, */*;q=0.5", "application/xml"},  // */* weighs xml higher

@@ -77,6 +77,9 @@ TEST(Resource, Answers406WithWhatItOffers) {
   EXPECT_NE(r.body.find("application/json"), std::string::npos) << r.raw;
   EXPECT_NE(r.body.find("application/xml"), std::string::npos) << r.raw;
   EXPECT_EQ(r.field("Vary"), "Accept") << r.raw;
+  EXPECT_EQ(r.field("Allow"), "GET, HEAD, OPTIONS")
+      << "a 406 tells what OPTIONS tells, Allow included\n"
+      << r.raw;
 }
 
 TEST(Resource, Answers405WithAllowForAWrongMethod) {
@@ -115,6 +118,8 @@ TEST(Resource, Answers404ForWhatIsNotThere) {
   EXPECT_EQ(s.ask("GET /chapters/42 HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
   EXPECT_EQ(s.ask("GET /chaptersX HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
   EXPECT_EQ(s.ask("GET / HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
+  EXPECT_EQ(s.ask("GET /chapters/03/ HTTP/1.1\r\nHost: x\r\n\r\n").status, 404)
+      << "/chapters/03/ is not /chapters/03: one resource has one URI";
   const auto options = s.ask("OPTIONS /chapters/42 HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(options.status, 404) << "no resource, so nothing to tell about it\n" << options.raw;
 }
@@ -125,26 +130,37 @@ TEST(Resource, IsFoundByThePathWithoutTheQuery) {
   const auto r = s.ask("GET /chapters/03?fields=title HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(r.status, 200) << r.raw;
   EXPECT_EQ(s.ask("GET /chapters/42?fields=title HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
+  const auto collection = s.ask("GET /chapters?fields=title HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(collection.status, 200) << "the mount point itself, with a query\n" << collection.raw;
 }
 
 TEST(Resource, ReadsAcceptInAnyCaseAndFromEveryLine) {
   explained_in("ch09-accept");
   rest_server s;
-  const auto lowercase =
-      s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\naccept: application/xml\r\n\r\n");
-  EXPECT_EQ(lowercase.field("Content-Type"), "application/xml")
-      << "field names are case-insensitive\n"
-      << lowercase.raw;
-  const auto mixed =
-      s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\naCcEpT: application/xml\r\n\r\n");
-  EXPECT_EQ(mixed.field("Content-Type"), "application/xml") << mixed.raw;
-  const auto two_lines = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: "
-                               "text/html\r\nAccept: application/xml\r\n\r\n");
-  EXPECT_EQ(two_lines.status, 200) << "two Accept lines are one list\n" << two_lines.raw;
-  EXPECT_EQ(two_lines.field("Content-Type"), "application/xml") << two_lines.raw;
-  const auto refusing_lines = s.ask("GET /chapters/03 HTTP/1.1\r\nHost: x\r\nAccept: "
-                                    "*/*\r\nAccept: application/json;q=0\r\n\r\n");
-  EXPECT_EQ(refusing_lines.field("Content-Type"), "application/xml") << refusing_lines.raw;
+  const struct {
+    const char* accept_lines;  // whole field lines, each with its CRLF
+    int status;
+    const char* type;  // of a 200
+    const char* why;
+  } cases[] = {
+      {"accept: application/xml\r\n", 200, "application/xml", "field names are case-insensitive"},
+      {"aCcEpT: application/xml\r\n", 200, "application/xml", "in any case"},
+      {"Accept: text/html\r\nAccept: application/xml\r\n", 200, "application/xml",
+       "two Accept lines are one list"},
+      {"Accept: */*\r\nAccept: application/json;q=0\r\n", 200, "application/xml",
+       "a refusal on the second line counts"},
+      {"Accept: application/json;q=0.5\r\nAccept: application/json;q=0\r\n", 200,
+       "application/json", "the lines are one list in their order: of two equal ranges, the first"},
+      {"Accept: application/xml, garbage\r\n", 200, "application/xml",
+       "an element that does not parse costs only itself"},
+      {"Accept: text/html, garbage\r\n", 406, "", "and the rest still refuses both"},
+  };
+  for (const auto& c : cases) {
+    const auto r =
+        s.ask(std::string("GET /chapters/03 HTTP/1.1\r\nHost: x\r\n") + c.accept_lines + "\r\n");
+    EXPECT_EQ(r.status, c.status) << c.why << '\n' << r.raw;
+    if (c.status == 200) EXPECT_EQ(r.field("Content-Type"), c.type) << c.why << '\n' << r.raw;
+  }
 }
 
 TEST(Options, OnAResourceTellsItsMethodsAndRepresentations) {
@@ -161,6 +177,10 @@ TEST(Options, OnAResourceTellsItsMethodsAndRepresentations) {
   EXPECT_EQ(rdv::test::field_count(picky.fields, "Vary"), 0u)
       << "nothing was negotiated, so the answer does not vary by Accept\n"
       << picky.raw;
+  const auto collection = s.ask("OPTIONS /chapters HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(collection.field("Allow"), "GET, HEAD, OPTIONS")
+      << "the methods of the resource at this path: the collection takes no PUT\n"
+      << collection.raw;
 }
 
 TEST(Options, StarAsksAboutTheWholeServer) {
