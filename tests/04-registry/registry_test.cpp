@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <new>
 #include <optional>
 #include <sstream>
@@ -198,20 +199,29 @@ TEST_F(Names, ARegistrationThatRunsOutOfMemoryLeavesNoHalfOfIt) {
   explained_in("ch04-register");
   const std::string name(40, 'n');
   long tries = 0;
+  bool registered = false;
   in_process([&] {
     const pid other = spawn([] { receive<stop>(); });
     registry& names = scheduler::current().use<registry>();
-    // The k-th allocation of a registration fails, for k = 1, 2, ... until
-    // one takes no more than k: each failure must leave both maps as they were.
-    for (bool registered = false; !registered && tries < 100; ++tries) {
+    // Memory runs out at the k-th allocation of a registration, and stays
+    // out, for k = 1, 2, ... until one needs fewer: each failure must throw
+    // std::bad_alloc, allocating nothing more to put things back, and leave
+    // both maps as they were.
+    for (; !registered && tries < 100; ++tries) {
       std::string copy = name;
-      rdv::test::fail_allocation(tries);
+      std::string thrown;
+      rdv::test::fail_allocations(tries, std::numeric_limits<long>::max());
       try {
         register_name(std::move(copy), other);
         registered = true;
-      } catch (const std::bad_alloc&) {}
-      rdv::test::fail_allocation(-1);
+      } catch (const std::bad_alloc&) {
+      } catch (const std::exception& e) {
+        thrown = e.what();
+      }
+      rdv::test::fail_allocations(-1);
       if (registered) break;
+      ASSERT_EQ(thrown, "") << "allocation " << tries + 1 << " failed, and the registration threw "
+                            << "something other than std::bad_alloc (rethrow it as it is)";
       ASSERT_EQ(names.find(name), std::nullopt)
           << "allocation " << tries + 1 << " of a registration failed, and the name is "
           << "registered anyway: both maps change, or neither";
@@ -221,7 +231,37 @@ TEST_F(Names, ARegistrationThatRunsOutOfMemoryLeavesNoHalfOfIt) {
     }
     EXPECT_EQ(whereis(name), other) << "with memory enough, the name is registered";
   });
+  EXPECT_TRUE(registered) << "with memory enough, the registration succeeds";
   EXPECT_GE(tries, 1) << "a registration allocates something, and failing that must throw";
+  EXPECT_EQ(crashes.str(), "");
+}
+
+TEST_F(Names, ARegistryAsksItsOwnSchedulerWhetherAProcessLives) {
+  explained_in("ch04-register");
+  registry& names = node.use<registry>();
+  scheduler other;  // the current scheduler of this thread now, with no process
+  EXPECT_NO_THROW(names.add("kept", keeper)) << "keeper lives, in the registry's own scheduler";
+  EXPECT_EQ(names.find("kept"), keeper);
+}
+
+TEST_F(Names, ANamedProcessEndsWithoutAllocating) {
+  explained_in("ch04-release");
+  const std::string name(40, 'n');           // too long to live inside a string
+  for (int round = 0; round < 2; ++round) {  // the first warms the mailboxes and the maps
+    const pid named = node.spawn([] { receive<stop>(); });
+    node.use<registry>().add(name, named);
+    node.run();
+    node.send(named, stop{});
+    const long before = rdv::test::allocations();
+    node.run();  // it ends, and its name is released
+    const long made = rdv::test::allocations() - before;
+    ASSERT_FALSE(node.alive(named));
+    ASSERT_EQ(node.use<registry>().find(name), std::nullopt);
+    if (round == 1) {
+      EXPECT_EQ(made, 0) << "releasing the name of an ended process allocated " << made
+                         << " times: find() takes a view, and erase() an iterator";
+    }
+  }
 }
 
 TEST_F(Names, AnAddressOfAnEndedProcessDropsWhatIsSent) {

@@ -2,16 +2,17 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <limits>
 #include <new>
 
 namespace {
 
 std::atomic<long> count{0};
-std::atomic<long> failing{-1};  // the count at which an allocation fails; -1: none
+std::atomic<long> first_failing{0}, end_of_failing{0};  // allocations that fail: [first, end)
 
 void* allocate_or_null(std::size_t size) noexcept {
-  long due = ++count;
-  if (failing.compare_exchange_strong(due, -1)) return nullptr;
+  const long made = ++count;
+  if (made >= first_failing && made < end_of_failing) return nullptr;
   return std::malloc(size == 0 ? 1 : size);
 }
 
@@ -26,7 +27,15 @@ namespace rdv::test {
 
 long allocations() noexcept { return count; }
 
-void fail_allocation(long skip) noexcept { failing = skip < 0 ? -1 : count + skip + 1; }
+void fail_allocations(long skip, long how_many) noexcept {
+  end_of_failing = 0;
+  if (skip < 0 || how_many <= 0) return;
+  const long first = count + skip + 1;
+  first_failing = first;
+  end_of_failing = how_many > std::numeric_limits<long>::max() - first
+                       ? std::numeric_limits<long>::max()
+                       : first + how_many;
+}
 
 }  // namespace rdv::test
 

@@ -9,9 +9,9 @@ namespace rdv::test {
 /// How many times operator new (any form) has been called in this program.
 long allocations() noexcept;
 
-/// Makes the allocation after the next `skip` ones fail, once: the throwing
-/// forms of operator new throw std::bad_alloc, the nothrow ones return null.
-/// A negative `skip` takes a failure not yet due back.
-void fail_allocation(long skip) noexcept;
+/// Makes `count` allocations in a row fail, from the one after the next
+/// `skip`: the throwing forms of operator new throw std::bad_alloc, the
+/// nothrow ones return null. A negative `skip` ends the failures, due or not.
+void fail_allocations(long skip, long count = 1) noexcept;
 
 }  // namespace rdv::test
