@@ -72,6 +72,9 @@ TEST(KeepsAlive, FollowsTheVersionAndTheConnectionField) {
       {"GET / HTTP/1.1\r\nConnection: X-Close-Reason", true},  // options, not substrings
       {"GET / HTTP/1.0\r\nConnection: X-Keep-Alive-Hint", false},
       {"GET /HTTP/1.1 HTTP/1.0", false},  // the version ends the line
+      {"GET /HTTP/1.0 HTTP/1.1", true},
+      {"GET / HTTP/1.1\r\nConnection-Note: close", true},  // a name, not a prefix
+      {"GET / HTTP/1.0\r\nConnection-Type: keep-alive", false},
       // Connection lists options, and may come in several fields; close wins.
       {"GET / HTTP/1.1\r\nConnection: TE, close", false},
       {"GET / HTTP/1.0\r\nConnection: keep-alive, close", false},
@@ -130,6 +133,21 @@ TEST(AnswerHeads, JudgesEachHeadByItsOwnFields) {
   EXPECT_NE(lowercase(replies.substr(0, second)).find("keep-alive"), std::string::npos);
   EXPECT_NE(lowercase(replies.substr(second)).find("connection: close"), std::string::npos)
       << rdv::test::in_quotes(replies);
+  // A head is its own bytes only: not those of the heads that follow it.
+  const std::string three = "GET / HTTP/1.1\r\nHost: a-name-long-enough-to-matter.example\r\n\r\n"
+                            "GET / HTTP/1.1\r\n\r\n" +
+                            std::string(get_close);
+  replies.clear();
+  open = true;
+  EXPECT_EQ(rdv::keepalive::answer_heads(three, replies, open), three.size());
+  const auto second_of_three = replies.find("HTTP/1.1", 1),
+             third_of_three = replies.find("HTTP/1.1", second_of_three + 1);
+  ASSERT_NE(third_of_three, std::string::npos) << rdv::test::in_quotes(replies);
+  EXPECT_NE(lowercase(replies.substr(second_of_three, third_of_three - second_of_three))
+                .find("keep-alive"),
+            std::string::npos)
+      << "the second head says nothing of closing; the third does, but that is the third's\n"
+      << rdv::test::in_quotes(replies);
 }
 
 TEST(AnswerHeads, UsesNothingOfAPartialHead) {
@@ -163,6 +181,52 @@ protected:
     rdv::test::client next(server);
     next.send(get);
     expect_seven_bytes(next, "keep-alive");
+  }
+
+  // What one request gets: its whole answer, as received.
+  std::string one_answer() const {
+    rdv::test::client c(server);
+    c.send(get);
+    c.read_response();
+    return c.received();
+  }
+
+  // A non-blocking socket connected to the server, with a 4 KiB receive
+  // buffer: a client whose window the answers soon fill. -1 if it cannot.
+  int connect_with_a_small_window() const {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    const int small = 4096;
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    pollfd connecting{fd, POLLOUT, 0};
+    if (rdv::test::connect_to_loopback(fd, server.port()) != 0 &&
+        ::poll(&connecting, 1, 10000) != 1) {
+      ::close(fd);
+      return -1;
+    }
+    return fd;
+  }
+
+  // Appends what one recv() on `fd` gets to `in`; false at the end of the
+  // stream, or on an error.
+  static bool receive_into(int fd, std::string& in) {
+    char buffer[65536];
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) return false;
+    in.append(buffer, static_cast<std::size_t>(n));
+    return true;
+  }
+
+  // Expects `in` to be `requests` times `answer`, and nothing else.
+  static void expect_answers(std::string_view in, std::string_view answer, std::size_t requests,
+                             std::string_view why) {
+    EXPECT_EQ(in.size(), requests * answer.size()) << requests << " requests: " << why;
+    std::size_t whole = 0;
+    while (whole < requests && in.compare(whole * answer.size(), answer.size(), answer) == 0) {
+      ++whole;
+    }
+    EXPECT_EQ(whole, requests) << "answer " << whole << " of " << requests
+                               << " is not the one expected: " << why;
   }
 
   // Reads one response and checks it is the seven-byte answer.
@@ -273,21 +337,9 @@ TEST_F(KeepAlive, KeepsTheStartOfTheNextHeadForTheNextRead) {
 // more: every byte of every answer must still come, in order.
 TEST_F(KeepAlive, AnswersEveryRequestOfAClientThatReadsLate) {
   explained_in("ch01-serve");
-  std::string answer;  // what one request gets
-  {
-    rdv::test::client c(server);
-    c.send(get);
-    c.read_response();
-    answer = c.received();
-  }
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  ASSERT_GE(fd, 0);
-  const int small = 4096;
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  if (rdv::test::connect_to_loopback(fd, server.port()) != 0) {
-    pollfd connecting{fd, POLLOUT, 0};
-    ASSERT_EQ(::poll(&connecting, 1, 10000), 1) << "cannot connect";
-  }
+  const std::string answer = one_answer();
+  const int fd = connect_with_a_small_window();
+  ASSERT_GE(fd, 0) << "cannot connect";
   constexpr std::size_t requests = 20000;
   std::string out, in;
   for (std::size_t i = 0; i < requests; ++i) out += get;
@@ -302,18 +354,12 @@ TEST_F(KeepAlive, AnswersEveryRequestOfAClientThatReadsLate) {
     }
     pollfd ready{fd, static_cast<short>(POLLIN | (sent < out.size() ? POLLOUT : 0)), 0};
     if (::poll(&ready, 1, 5000) != 1) break;  // nothing moved for 5 s: no more will come
-    if ((ready.revents & POLLIN) == 0) continue;
-    char buffer[65536];
-    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
-    if (n <= 0) break;
-    in.append(buffer, static_cast<std::size_t>(n));
+    if ((ready.revents & POLLIN) != 0 && !receive_into(fd, in)) break;
   }
   ::close(fd);
-  EXPECT_EQ(in.size(), requests * answer.size())
-      << "a write may take only part of the answers; the rest must follow";
-  std::size_t whole = 0;
-  while (whole < requests && in.compare(whole * answer.size(), answer.size(), answer) == 0) ++whole;
-  EXPECT_EQ(whole, requests) << "answer " << whole << " is not the one expected";
+  expect_answers(in, answer, requests,
+                 "a write may take only part of the answers, and the rest must follow; "
+                 "and a buffer full of heads already answered is not a head over the limit");
 }
 
 TEST_F(KeepAlive, AnswersARequestSplitAcrossManySmallWrites) {
@@ -369,6 +415,15 @@ TEST_F(KeepAlive, AnswersAHeadOfExactlyTheLimit) {
   expect_seven_bytes(c, "keep-alive");
 }
 
+TEST_F(KeepAlive, HangsUpOnAWholeHeadOneByteOverTheLimit) {
+  explained_in("ch01-limits");
+  rdv::test::client c(server);
+  c.send(unfinished_head(rdv::keepalive::max_head_size - 3) + "\r\n\r\n");  // blank line too
+  expect_hang_up_and_service_to_go_on(c, "a head of max_head_size + 1 bytes, blank line "
+                                         "included, is over the limit: no answer, a hang-up");
+  EXPECT_EQ(c.received(), "") << "the head over the limit was answered";
+}
+
 TEST_F(KeepAlive, HangsUpOnAHeadThatOutgrowsTheBufferAcrossReads) {
   explained_in("ch01-limits");
   rdv::test::client c(server);
@@ -392,6 +447,57 @@ TEST_F(KeepAlive, AClientThatResetsWhileItsAnswersWaitDisturbsNoOther) {
   rdv::test::client next(server);
   next.send(get);
   expect_seven_bytes(next, "keep-alive");
+}
+
+TEST_F(KeepAlive, AClientThatReadsNothingHoldsUpNoOther) {
+  explained_in("ch01-serve");
+  // Requests, and no reading, until the answers fill every buffer: the
+  // server's write to this client waits, and the thread must go on serving.
+  const rdv::test::slow_reader reader(server.port(), get);
+  rdv::test::client next(server);
+  next.send(get);
+  expect_seven_bytes(next, "keep-alive");
+}
+
+TEST_F(KeepAlive, AnswersWaitingForOneClientAreNotChangedByAnother) {
+  explained_in("ch01-serve");
+  const std::string answer = one_answer();
+  // A pipelines long requests without reading until nothing has moved for
+  // 200 ms: the server's write of A's few answers waits for room.
+  const std::string long_get = unfinished_head(1000) + "\r\n\r\n";
+  const int fd = connect_with_a_small_window();
+  ASSERT_GE(fd, 0) << "cannot connect";
+  std::size_t requests = 0;
+  for (pollfd room{fd, POLLOUT, 0}; ::poll(&room, 1, 200) == 1; ++requests) {
+    if (::send(fd, long_get.data(), long_get.size(), MSG_NOSIGNAL) !=
+        static_cast<ssize_t>(long_get.size())) {
+      break;
+    }
+  }
+  // B, meanwhile, pipelines short requests, whose many answers need more
+  // room than A's waiting ones; then another client asks with HTTP/1.0.
+  {
+    constexpr std::size_t many = 400;
+    std::string burst, answers;
+    for (std::size_t i = 0; i < many; ++i) {
+      burst += "GET / HTTP/1.1\r\n\r\n";
+      answers += answer;
+    }
+    rdv::test::client b(server);
+    b.send(burst);
+    EXPECT_EQ(b.read_exactly(answers.size()), answers) << b.transcript();
+    rdv::test::client c(server);
+    c.send(get_http10);
+    expect_seven_bytes(c, "close");
+  }
+  // A's answers must be its own, all of them, every one a keep-alive.
+  std::string in;
+  for (pollfd ready{fd, POLLIN, 0}; in.size() < requests * answer.size();) {
+    if (::poll(&ready, 1, 5000) != 1 || !receive_into(fd, in)) break;  // 5 s: no more will come
+  }
+  ::close(fd);
+  expect_answers(in, answer, requests,
+                 "A's answers are A's: is one string of answers shared by connections?");
 }
 
 TEST_F(KeepAlive, SurvivesGarbage) {
