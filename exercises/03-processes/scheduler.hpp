@@ -172,7 +172,7 @@ private:
   process* left_ = nullptr;     // who switched away last (nullptr: run()'s caller)
   bool left_ended_ = false;     // ... and whether it has ended (its fiber is gone)
   std::uint64_t switches_ = 0;  // counted as each switch arrives
-  std::uint64_t sends_ = 0;
+  std::uint64_t sends_ = 0;     // counted as each send() is called
   bool in_run_ = false;
   bool wakeup_pending_ = false;
   bool shutting_down_ = false;
