@@ -159,7 +159,9 @@ TEST(Resource, ReadsAcceptInAnyCaseAndFromEveryLine) {
     const auto r =
         s.ask(std::string("GET /chapters/03 HTTP/1.1\r\nHost: x\r\n") + c.accept_lines + "\r\n");
     EXPECT_EQ(r.status, c.status) << c.why << '\n' << r.raw;
-    if (c.status == 200) EXPECT_EQ(r.field("Content-Type"), c.type) << c.why << '\n' << r.raw;
+    if (c.status == 200) {
+      EXPECT_EQ(r.field("Content-Type"), c.type) << c.why << '\n' << r.raw;
+    }
   }
 }
 
