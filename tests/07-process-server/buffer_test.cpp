@@ -41,6 +41,25 @@ TEST(ConnectionBuffer, GrowsWhenTheReadsFillItWithPipelinedRequests) {
   EXPECT_EQ(in.unparsed(), bytes.substr(whole)) << "the unparsed bytes move to the front, intact";
 }
 
+TEST(ConnectionBuffer, GrowsBackToItsFirstSizeAfterShrinkingToItsMessage) {
+  explained_in("ch07-give-back");
+  const rdv::http::limits limits;
+  rdv::web::connection_buffer in(limits);
+  const std::size_t first = in.capacity();
+  const std::string_view request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+  std::copy(request.begin(), request.end(), static_cast<char*>(in.room().data()));
+  in.received(request.size());
+  ASSERT_TRUE(in.shrink_to_message());
+  ASSERT_LT(in.capacity(), first) << "a buffer that shrinks to its message holds little";
+  in.used(request.size());
+  in.next_message();
+  fill(in, request);  // the next request fills what little there is
+  ASSERT_TRUE(in.make_room());
+  EXPECT_EQ(in.capacity(), first)
+      << "the next request grows the small buffer back to its first size at once (and gets "
+         "its block from the pool again), not by doubling the small one";
+}
+
 TEST(ConnectionBuffer, NeverGrowsPastWhatTheLimitsAllow) {
   explained_in("ch07-buffer");
   const rdv::http::limits limits;

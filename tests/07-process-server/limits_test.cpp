@@ -245,6 +245,31 @@ TEST(ConnectionCap, AnswersConnectionsBeyondTheCapWith503) {
   EXPECT_TRUE(served) << "a place freed by a closed connection should be given to a new one";
 }
 
+TEST(ConnectionCap, ACrashedConnectionGivesItsPlaceUp) {
+  explained_in("ch07-cap");
+  ch07::server s(
+      [](rdv::web::request& r) {
+        if (r.head.target == "/crash") throw std::runtime_error("the handler fell over");
+        return ch07::seven_bytes(r);
+      },
+      {.max_connections = 1});
+  {
+    rdv::test::client victim(s.thread);  // takes the one place, and crashes
+    victim.send("GET /crash HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_TRUE(victim.wait_closed()) << victim.transcript();
+  }
+  // The acceptor may hear of the crash only after it accepts the next
+  // client: so try until a client is served (bounded).
+  bool served = false;
+  for (int attempt = 0; attempt < 100 && !served; ++attempt) {
+    rdv::test::client next(s.thread);
+    next.send(get);
+    served = next.read_response().status == 200;
+  }
+  EXPECT_TRUE(served) << "a connection that crashed still holds its place: however a connection "
+                         "process ends, its down gives the place back";
+}
+
 TEST(ConnectionCap, RefusedClientsNeverFreeAPlace) {
   explained_in("ch07-cap");
   ch07::server s(ch07::seven_bytes, {.max_connections = 1});

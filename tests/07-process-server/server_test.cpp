@@ -341,6 +341,15 @@ TEST(ProcessServer, AHandlerMayGiveTheBufferBackAndKeepItsRequest) {
   // A request with a body keeps its buffer: its bytes are no longer all there.
   c.send("POST /4 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
   EXPECT_EQ(c.read_response().body, "/4 - hello stayed") << c.transcript();
+  // HEAD, whose answer has no body: the method is read after the handler
+  // gave the buffer back, from the request, not from a view taken before.
+  c.send("HEAD /5 HTTP/1.1\r\nHost: x\r\n\r\nGET /6 HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto head = c.read_response(true);
+  EXPECT_EQ(head.status, 200) << c.transcript();
+  EXPECT_EQ(head.field("Content-Length"), std::to_string(std::string_view("/5 -  moved").size()))
+      << c.transcript();
+  EXPECT_EQ(c.read_response().body, "/6 -  moved") << "the answer to HEAD carried no body\n"
+                                                   << c.transcript();
 }
 
 TEST(ProcessServer, ReadsABodyAfterAHeadThatFillsItsFirstBuffer) {
