@@ -196,6 +196,12 @@ TEST(Bus, EachRouteWaitsWithATicketOfItsOwnThatNobodyCanGuess) {
     EXPECT_NE(ticket, digits) << "the id is known to whoever saw the reply: no ticket";
   }
   EXPECT_NE(tickets[0], tickets[1]) << "two routes of one id need two tickets";
+  // Random tickets share a first eight digits once in 2^32 pairs; a counter
+  // written out in 32 digits shares nearly all of them.
+  const auto shared = std::mismatch(tickets[0].begin(), tickets[0].end(), tickets[1].begin());
+  EXPECT_LT(shared.first - tickets[0].begin(), 8)
+      << "tickets " << tickets[0] << " and " << tickets[1]
+      << " differ only at their end: the next one is easy to guess";
   EXPECT_EQ(ch11::bus_stats(hubs.other).at("awaiting").as_int64(), 0);
 }
 
@@ -214,8 +220,10 @@ TEST(Bus, WhatIsNoRoutedReplyForTheHubIsIgnored) {
   publish("peer.verdicts", "no id, no reply");
   publish("peer.verdicts", id + "\nnot a response");
   publish("", id + '\n' + ch11::reply_saying("forged"));  // no subject for the verdict
-  publish("peer.verdicts",
-          "other." + id.substr(id.find('.') + 1) + '\n' + ch11::reply_saying("for another hub"));
+  const std::string digits = id.substr(id.find('.') + 1);
+  publish("peer.verdicts", "other." + digits + '\n' + ch11::reply_saying("for another hub"));
+  publish("peer.verdicts", "holder2." + digits + '\n' + ch11::reply_saying("a longer name"));
+  publish("peer.verdicts", "holde." + digits + '\n' + ch11::reply_saying("a shorter name"));
   // Once the server has them all (its PONG), it delivers them to the holder
   // before anything published later: the forgeries, then this.
   std::string heard = peer.until_pong();

@@ -26,7 +26,9 @@ TEST(Failures, WithTheBusDownLocalRepliesAreDeliveredAndRoutedOnesGet503) {
       ch10::post_reply(hubs.other.replies(), remote_id, ch11::reply_saying("lost"));
   EXPECT_EQ(routed.status, 503) << routed.raw;
   EXPECT_EQ(routed.field("Retry-After"), "1") << routed.raw;
-  EXPECT_LT(std::chrono::steady_clock::now() - started, 2s);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 700ms)
+      << "with no bus, the 503 comes at once: nothing could bring a verdict, so nothing waits "
+         "the verdict's second for one";
   EXPECT_EQ(ch10::post_reply(hubs.holder.replies(), local_id, ch11::reply_saying("here")).status,
             204);
   EXPECT_EQ(local.read_response().body, "here");
