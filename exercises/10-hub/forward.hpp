@@ -42,7 +42,8 @@ bool set_by_hub(std::string_view name);
 /// Writes into `out` (after clearing it) the HTTP/1.1 request that forwards
 /// `r` to a backend: r's method, target and end-to-end header fields, its
 /// Host (`tags.host` if it has none), the X-Hub-* fields and `Forwarded` of
-/// `tags`, and r's body framed by Content-Length.
+/// `tags`, and r's body framed by Content-Length when r framed one (even an
+/// empty one); no Content-Length for a request that framed none.
 void write_forward(const web::request& r, const forward_tags& tags, std::string& out);
 
 /// A held request's forward, backend after backend: from the one the hub's

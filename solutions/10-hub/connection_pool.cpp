@@ -195,8 +195,10 @@ boost::system::error_code read_answers(line& l, wire& w, std::deque<job>& sent) 
 
 //! [broke]
 // The connection failed with `sent` unanswered. The oldest of them failed
-// on its own account if its response had begun, or if it was the first
-// request on the connection; the others (which a server that closes an idle
+// on its own account if its response had begun, if it was the first
+// request on the connection, or if the line's patience with it ran out
+// (timed_out); a request sent again already fails now whatever its place.
+// The others (which a server that closes an idle
 // connection never saw) go back in front of `waiting`, for one more try on
 // a new connection. Sending a request twice is safe here: the hub's
 // forwards carry their X-Hub-Request-Id, and the hub delivers only the

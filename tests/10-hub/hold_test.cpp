@@ -177,6 +177,60 @@ TEST(Hold, NoReplyByTheDeadlineIsATimeout) {
   EXPECT_FALSE(late) << "a reply after the timeout is not delivered";
 }
 
+TEST(Hold, AReplyThatCameInTimeWinsThoughTheDeadlineHasPassed) {
+  explained_in("ch10-timeout");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> end;
+  std::optional<bool> took;
+  rdv::web::response answer;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    proc::monitor(proc::spawn([&] {
+      rdv::hub::hold held(held_id, server, stats);
+      proc::yield();                                            // the reply comes meanwhile
+      end = held.wait(std::chrono::steady_clock::now() - 1ms);  // and the deadline has passed
+      answer = std::move(held.answer());
+    }));
+    proc::yield();
+    proc::monitor(proc::spawn([&] { took = taken(text("in time")); }));
+    for (int ended = 0; ended < 2; ++ended) proc::receive<proc::down>();
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(name(*end), "replied")
+      << "a reply waiting in the mailbox wins over a deadline that has passed: the hold looks "
+         "for one before it looks at the clock";
+  EXPECT_EQ(took, true);
+  EXPECT_EQ(answer.body, "in time");
+}
+
+TEST(Hold, AHoldThatCannotTakeItsIdCountsNothing) {
+  explained_in("ch10-hold");
+  rdv::hub::hub_stats stats;
+  bool refused = false;
+  std::uint64_t pending_after = 0;
+  const std::string crash = run([&] {
+    auto& io = proc::current_io_context();
+    tcp::socket first_socket(io), second_socket(io);
+    rdv::hub::hold first(held_id, first_socket, stats);
+    proc::monitor(proc::spawn([&] {
+      try {
+        rdv::hub::hold second(held_id, second_socket, stats);  // the id is taken
+      } catch (const std::exception&) {
+        refused = true;
+      }
+      pending_after = stats.pending;
+    }));
+    proc::receive<proc::down>();
+    first.forget();
+  });
+  ASSERT_EQ(crash, "");
+  EXPECT_TRUE(refused) << "two holds under one id: the second cannot register";
+  EXPECT_EQ(pending_after, 1u) << "the hold that could not take its id counted itself pending, "
+                                  "for good: count once the name is yours";
+  EXPECT_EQ(stats.pending, 0u);
+}
+
 TEST(Hold, AClientThatClosesItsConnectionIsGone) {
   explained_in("ch10-hold");
   rdv::hub::hub_stats stats;
@@ -331,6 +385,41 @@ TEST(Hold, AClientThatLeavesBetweenTwoHoldsIsGoneAtTheSecond) {
   EXPECT_EQ(name(ends[0]), "replied");
   EXPECT_EQ(name(ends[1]), "client_gone")
       << "the client left while no hold waited for it: the next hold of its connection should "
+         "hear of it at once, not at its deadline";
+  EXPECT_EQ(stats.pending, 0u);
+}
+
+TEST(Hold, AClientThatLeavesBetweenTheHoldsOfTwoProcessesIsGoneAtTheSecond) {
+  explained_in("ch10-disconnect");
+  rdv::hub::hub_stats stats;
+  std::optional<hold_end> first_end, second_end, other_end;
+  const std::string crash = run([&] {
+    auto& io = proc::current_io_context();
+    auto [server, client] = connect(io);
+    rdv::web::response answer;
+    hold_client(server, stats, first_end, answer);
+    EXPECT_TRUE(taken(text("answer")));
+    proc::receive<proc::down>();  // the first process has ended; the socket is still open
+    // Another client held meanwhile keeps the watch listening; it leaves
+    // after the first client, so that when its hold has heard of it, the
+    // watch has heard of the first client's leaving too, while nobody held it.
+    auto [other_server, other_client] = connect(io);
+    const rdv::hub::request_id other_id = *rdv::hub::request_id::parse(std::string(32, 'e'));
+    rdv::web::response other_answer;
+    hold_client(other_server, stats, other_end, other_answer, other_id);
+    client.close();
+    other_client.close();
+    proc::receive<proc::down>();
+    hold_client(server, stats, second_end, answer);  // another process holds the same socket
+    proc::receive<proc::down>();
+  });
+  ASSERT_EQ(crash, "");
+  ASSERT_TRUE(other_end.has_value());
+  EXPECT_EQ(name(*other_end), "client_gone");
+  ASSERT_TRUE(first_end.has_value() && second_end.has_value());
+  EXPECT_EQ(name(*first_end), "replied");
+  EXPECT_EQ(name(*second_end), "client_gone")
+      << "the client left while no process held it: the next process to hold its socket should "
          "hear of it at once, not at its deadline";
   EXPECT_EQ(stats.pending, 0u);
 }

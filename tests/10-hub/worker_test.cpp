@@ -77,16 +77,21 @@ TEST(Worker, PostsItsRepliesOnKeptAliveConnections) {
 
 TEST(Worker, LogsAReplyTheHubDidNotTake) {
   explained_in("ch10-worker");
-  ch10::test_backend replies(404);  // a hub that no longer waits for this id
-  rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
-  const ch10::watching crashes(worker);
-  rdv::test::client c(worker.port("backend"));
-  c.send(forward(replies.port(), "/late"));
-  EXPECT_EQ(c.read_response().status, 202) << c.transcript();
-  (void)replies.next();
-  EXPECT_TRUE(worker.wait_for_output("worker: reply to /reply/" + id + ": 404"))
-      << "a reply answered 404 should be logged, with its status:\n"
-      << worker.output();
+  // A hub that no longer waits for this id (404), that wants a token the
+  // worker lacks (401), that finds the reply too large (413): anything but 204.
+  for (const int status : {404, 401, 413}) {
+    ch10::test_backend replies(status);
+    rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
+    const ch10::watching crashes(worker);
+    rdv::test::client c(worker.port("backend"));
+    c.send(forward(replies.port(), "/late"));
+    EXPECT_EQ(c.read_response().status, 202) << c.transcript();
+    (void)replies.next();
+    EXPECT_TRUE(
+        worker.wait_for_output("worker: reply to /reply/" + id + ": " + std::to_string(status)))
+        << "a reply answered " << status << " should be logged, with its status:\n"
+        << worker.output();
+  }
 }
 
 TEST(Worker, RefusesARequestWithoutAReplyAddress) {
