@@ -4,6 +4,7 @@
 #include "echo_server.hpp"
 #include "event_loop.hpp"
 #include "processes.hpp"
+#include "send_faults.hpp"
 
 #include "rdv/test/book.hpp"
 #include "rdv/test/client.hpp"
@@ -173,6 +174,21 @@ TEST_F(Echo, HangsUpOnAClientThatTakesNothingItIsSent) {
   EXPECT_TRUE(client.dropped_within(idle * 10))
       << "a client that took none of the echo for " << idle.count() * 10
       << " ms was not hung up on: a write that waits has no deadline";
+}
+
+TEST_F(Echo, HangsUpOnAClientWhoseWindowShutsInTheMiddleOfAnEcho) {
+  explained_in("ch06-idle");
+  // The first write of the echo moves one byte of six, and the client's
+  // window shuts then: the write of the other five waits, as long as the
+  // deadline lets it, and no longer.
+  const ch06::window_shuts_after_one_byte shut(port);
+  rdv::test::client c(port, idle * 10);
+  c.send("hello\n");
+  EXPECT_EQ(c.read_exactly(1), "h") << c.transcript();
+  EXPECT_TRUE(c.wait_closed())
+      << "the rest of a write that came back short waited for a shut window for "
+      << 10 * idle.count() << " ms: only the first write of the echo had a deadline?\n"
+      << c.transcript();
 }
 
 TEST_F(Echo, EveryByteFromTheClientPutsOffTheIdleTimeout) {
