@@ -16,28 +16,39 @@
 #include <pugixml.hpp>
 
 #include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace {
 
 using rdv::test::explained_in;
 
-// The rest-server's routes, running in the test process.
+// The rest-server's routes, running in the test process: the chapters
+// resource at /chapters, or `mounted` at `prefix`.
 struct rest_server {
-  rdv::test::server_thread thread{
-      rdv::test::server_thread::thread_starter(
-          [](boost::asio::io_context& io, boost::asio::ip::tcp::acceptor& acceptor) {
-            auto node = std::make_shared<rdv::proc::scheduler>(
-                rdv::proc::scheduler_options{.crash_log = nullptr});
-            rdv::proc::run_in(io, *node);
-            auto routes = std::make_shared<rdv::rest::router>();
-            routes->mount("/chapters", std::make_shared<rdv::rest::chapters_resource>());
-            node->spawn([&acceptor, routes] {
-              rdv::web::accept_connections(
-                  acceptor, [routes](rdv::web::request& r) { return routes->handle(r); }, {});
-            });
-            return std::shared_ptr<void>(node);
-          }),
-      {rdv::test::course_run("09"), 8089}};
+  explicit rest_server(std::string prefix = "/chapters",
+                       std::shared_ptr<rdv::rest::resource> mounted =
+                           std::make_shared<rdv::rest::chapters_resource>())
+      : thread{rdv::test::server_thread::thread_starter(
+                   [prefix, mounted](boost::asio::io_context& io,
+                                     boost::asio::ip::tcp::acceptor& acceptor) {
+                     auto node = std::make_shared<rdv::proc::scheduler>(
+                         rdv::proc::scheduler_options{.crash_log = nullptr});
+                     rdv::proc::run_in(io, *node);
+                     auto routes = std::make_shared<rdv::rest::router>();
+                     routes->mount(prefix, mounted);
+                     node->spawn([&acceptor, routes] {
+                       rdv::web::accept_connections(
+                           acceptor, [routes](rdv::web::request& r) { return routes->handle(r); },
+                           {});
+                     });
+                     return std::shared_ptr<void>(node);
+                   }),
+               {rdv::test::course_run("09"), 8089}} {}
+
+  rdv::test::server_thread thread;
 
   // Sends one request and reads its response (to HEAD: without a body).
   rdv::test::response ask(std::string_view request, bool head = false) {
@@ -88,6 +99,11 @@ TEST(Resource, Answers405WithAllowForAWrongMethod) {
   const auto collection = s.ask("DELETE /chapters HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(collection.status, 405) << collection.raw;
   EXPECT_EQ(collection.field("Allow"), "GET, HEAD, OPTIONS") << collection.raw;
+  // The collection's own methods, not every method of some path under it.
+  const auto put = s.ask("PUT /chapters HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         "Content-Length: 17\r\n\r\n{\"status\":\"done\"}");
+  EXPECT_EQ(put.status, 405) << "PUT is allowed on a chapter, not on the collection\n" << put.raw;
+  EXPECT_EQ(put.field("Allow"), "GET, HEAD, OPTIONS") << put.raw;
   const auto item = s.ask("POST /chapters/03 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
   EXPECT_EQ(item.status, 405) << item.raw;
   EXPECT_EQ(item.field("Allow"), "GET, HEAD, PUT, OPTIONS") << item.raw;
@@ -120,6 +136,10 @@ TEST(Resource, Answers404ForWhatIsNotThere) {
   EXPECT_EQ(s.ask("GET / HTTP/1.1\r\nHost: x\r\n\r\n").status, 404);
   EXPECT_EQ(s.ask("GET /chapters/03/ HTTP/1.1\r\nHost: x\r\n\r\n").status, 404)
       << "/chapters/03/ is not /chapters/03: one resource has one URI";
+  EXPECT_EQ(s.ask("GET /Chapters/03 HTTP/1.1\r\nHost: x\r\n\r\n").status, 404)
+      << "a path is case-sensitive: /Chapters/03 is not /chapters/03";
+  EXPECT_EQ(s.ask("GET /CHAPTERS HTTP/1.1\r\nHost: x\r\n\r\n").status, 404)
+      << "a path is case-sensitive: /CHAPTERS is not /chapters";
   const auto options = s.ask("OPTIONS /chapters/42 HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(options.status, 404) << "no resource, so nothing to tell about it\n" << options.raw;
 }
@@ -154,6 +174,10 @@ TEST(Resource, ReadsAcceptInAnyCaseAndFromEveryLine) {
       {"Accept: application/xml, garbage\r\n", 200, "application/xml",
        "an element that does not parse costs only itself"},
       {"Accept: text/html, garbage\r\n", 406, "", "and the rest still refuses both"},
+      {"Accept: text/html\r\nAccept: garbage\r\n", 406, "",
+       "a line with nothing usable on it leaves the other lines' refusal standing"},
+      {"Accept:\r\nAccept: application/xml\r\n", 200, "application/xml",
+       "an empty line adds nothing to the list"},
   };
   for (const auto& c : cases) {
     const auto r =
@@ -162,6 +186,53 @@ TEST(Resource, ReadsAcceptInAnyCaseAndFromEveryLine) {
     if (c.status == 200) {
       EXPECT_EQ(r.field("Content-Type"), c.type) << c.why << '\n' << r.raw;
     }
+  }
+}
+
+// A resource at /stub, in JSON only, that answers GET with the fields it
+// was given: to see what the router adds to them.
+class stub_resource : public rdv::rest::resource {
+public:
+  explicit stub_resource(rdv::test::field_lines fields) : fields_(std::move(fields)) {}
+  std::vector<std::string_view> allowed(std::string_view path) const override {
+    if (path != "/stub") return {};
+    return {"GET", "HEAD", "OPTIONS"};
+  }
+  std::vector<std::string_view> representations(std::string_view) const override {
+    return {"application/json"};
+  }
+  rdv::web::response respond(rdv::web::request&, std::string_view, std::string_view) override {
+    rdv::web::response r;
+    r.fields = fields_;
+    r.body = "{}";
+    return r;
+  }
+
+private:
+  rdv::test::field_lines fields_;
+};
+
+TEST(Resource, GetsTheChosenContentTypeUnlessItsAnswerHasOne) {
+  explained_in("ch09-negotiation");
+  const struct {
+    rdv::test::field_lines fields;  // of the resource's answer
+    const char* type;               // the one Content-Type the client gets
+    const char* why;
+  } cases[] = {
+      {{{"Cache-Control", "no-cache"}},
+       "application/json",
+       "an answer with fields, none of them Content-Type, gets the negotiated type"},
+      {{{"content-type", "text/plain"}},
+       "text/plain",
+       "a field name in any case is the same field: the answer has its Content-Type"},
+  };
+  for (const auto& c : cases) {
+    rest_server s("/stub", std::make_shared<stub_resource>(c.fields));
+    const auto r = s.ask("GET /stub HTTP/1.1\r\nHost: x\r\n\r\n");
+    ASSERT_EQ(r.status, 200) << r.raw;
+    EXPECT_EQ(rdv::test::field_count(r.fields, "Content-Type"), 1u) << c.why << '\n' << r.raw;
+    EXPECT_EQ(r.field("Content-Type"), c.type) << c.why << '\n' << r.raw;
+    EXPECT_EQ(r.field("Vary"), "Accept") << r.raw;
   }
 }
 
