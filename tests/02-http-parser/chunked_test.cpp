@@ -33,6 +33,11 @@ TEST(ChunkSize, ReadsHexDigitsAndChecksTheExtensionsItSkips) {
       {"5 ; a = b", parse_error::none, 5},
       {"5;a=\"\"", parse_error::none, 5},
       {"5;a=\"x\\\"y\\\\\";b", parse_error::none, 5},
+      {"5;a ;b", parse_error::none, 5},  // BWS before the next ";" too
+      {"5;a=b ;c", parse_error::none, 5},
+      {"5;a=\"x\"\t;b", parse_error::none, 5},
+      {"5;foo-bar=baz_1.2", parse_error::none, 5},  // tokens, not just letters and digits
+      {"5;!#$%&'*+-.^_`|~=!#$%&'*+-.^_`|~", parse_error::none, 5},
       {"10000000000000000", parse_error::chunk_size_overflow, 0},
       {"fffffffffffffffff", parse_error::chunk_size_overflow, 0},  // wraps to no less
       {"1ffffffffffffffff", parse_error::chunk_size_overflow, 0},

@@ -78,6 +78,12 @@ TEST(Framing, RefusesAmbiguousFraming) {
   EXPECT_EQ(framing_of(head + "Content-Length: 3\r\nTransfer-Encoding: gzip, chunked", how),
             parse_error::length_and_transfer_encoding)
       << "both fields: whatever the codings, that is the error (and its status, 400)";
+  for (const char* codings : {"gzip", "identity", "xchunked", "chunked, gzip"}) {
+    EXPECT_EQ(framing_of(head + "Content-Length: 3\r\nTransfer-Encoding: " + codings, how),
+              parse_error::length_and_transfer_encoding)
+        << "Content-Length and Transfer-Encoding: " << codings
+        << ": both fields, and a body with no end either reader agrees on";
+  }
   EXPECT_EQ(framing_of(head + "Content-Length: 3\r\nContent-Length: 4", how),
             parse_error::conflicting_content_length);
   EXPECT_EQ(framing_of(head + "Content-Length: 2000000\r\nContent-Length: 5", how),

@@ -47,10 +47,12 @@ TEST(RequestLine, NamesWhatIsWrongWithAMalformedLine) {
       {"GET /", parse_error::bad_request_line},
       {" / HTTP/1.1", parse_error::bad_request_line},
       {"GET\"/ HTTP/1.1", parse_error::bad_method},
+      {"(GET / HTTP/1.1", parse_error::bad_method},  // the method runs into "(" at once
       {"GET  / HTTP/1.1", parse_error::bad_target},
       {"GET  HTTP/1.1", parse_error::bad_target},  // no target: the version is not one
       {"GET /a b HTTP/1.1", parse_error::bad_target},
       {"GET / HTTP/1.1 ", parse_error::bad_target},
+      {"GET / ", parse_error::bad_version},  // both spaces, and an empty version
       {"GET / HTTP/1.", parse_error::bad_version},
       {"GET / HTTPS/1.1", parse_error::bad_version},
       {"GET / HTTP/1.x", parse_error::bad_version},
