@@ -125,6 +125,8 @@ TEST(Bus, OnlyTheFirstReplyIsDeliveredWhicheverHubItReached) {
       << "a routed reply for a client answered already gets the hubs.holder's 404";
   EXPECT_EQ(client.read_response().body, "first");
   EXPECT_EQ(hubs.holder.stat("late_replies"), 2);
+  EXPECT_EQ(ch11::bus_stats(hubs.other).at("routed_out").as_int64(), 2)
+      << "two replies routed, each answered with a verdict: a 204, then a 404";
 }
 
 TEST(Bus, ARoutedReplyForNobodyGets404) {
@@ -377,6 +379,47 @@ TEST(Bus, AReplyTooLargeForTheBusGets413AndTheHolderStillTakesIt) {
          "mend; a 413 is the reply's own fault";
   EXPECT_EQ(ch10::post_reply(hubs.holder.replies(), id, body, "text/plain").status, 204);
   EXPECT_EQ(client.read_response().body.size(), body.size());
+}
+
+TEST(Bus, TheBussOwnLimitOnAMessageDecidesWhatIsTooLarge) {
+  explained_in("ch11-route");
+  ch11::scratch_dir dir;
+  ch11::nats_server bus({"-c", dir.write("nats.conf", "max_payload: 65536\n")});
+  ch10::test_backend backend;
+  ch10::hub holder = ch11::bus_hub(bus, "holder", {"--backend", backend.address()});
+  ch10::hub other = ch11::bus_hub(bus, "other", {"--backend", backend.address()});
+  rdv::test::client client(holder.front());
+  client.send(ch10::get("/large"));
+  const std::string id = backend.next().id();
+  const std::string body(100 * 1024, 'x');  // over this bus's 64 KiB, far within 1 MiB
+  const rdv::test::response routed = ch10::post_reply(other.replies(), id, body, "text/plain");
+  EXPECT_EQ(routed.status, 413) << "the limit is the one the server announced (INFO's "
+                                   "max_payload), and trying again cannot help:\n"
+                                << routed.raw.substr(0, 300);
+  EXPECT_EQ(ch11::bus_stats(other).at("route_failures").as_int64(), 0);
+  EXPECT_EQ(ch10::post_reply(holder.replies(), id, body, "text/plain").status, 204);
+  EXPECT_EQ(client.read_response().body.size(), body.size());
+}
+
+TEST(Bus, RoutesWithoutASubscriptionForEachReply) {
+  explained_in("ch11-route");
+  ch11::nats_server bus({"-m", "-1"});  // its monitoring port counts subscriptions
+  ch10::test_backend backend;
+  ch10::hub holder = ch11::bus_hub(bus, "holder", {"--backend", backend.address()});
+  ch10::hub other = ch11::bus_hub(bus, "other", {"--backend", backend.address()});
+  const auto route_one = [&] {
+    rdv::test::client client(holder.front());
+    client.send(ch10::get("/counted"));
+    const std::string id = backend.next().id();
+    ASSERT_EQ(ch10::post_reply(other.replies(), id, ch11::reply_saying("routed")).status, 204);
+    EXPECT_EQ(client.read_response().body, "routed");
+  };
+  route_one();  // every subscription a hub makes at its start is in place by now
+  const std::int64_t before = ch11::subscriptions(bus);
+  for (int i = 0; i < 5; ++i) route_one();
+  EXPECT_EQ(ch11::subscriptions(bus), before)
+      << "five replies routed left subscriptions behind on the bus: a hub takes its verdicts "
+         "on the one subscription it made at its start";
 }
 
 TEST(Bus, StatsSayWhetherTheHubIsOnTheBus) {

@@ -59,6 +59,7 @@ TEST(RoutedReply, WhatIsNotOneIsRefused) {
   for (const std::string& bad :
        {std::string(), id, id + "\n", id + "\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhi",
         id + "\nHTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello",
+        id + "\nHTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\nhello",
         id + "\nHTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n",
         id + "\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\n\r\n",
         id + "\nnot http", std::string(32, 'f') + "\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",

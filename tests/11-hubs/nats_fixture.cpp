@@ -139,6 +139,21 @@ ch10::hub bus_hub(const nats_server& bus, const std::string& name, std::vector<s
   return ch10::hub(std::move(args));
 }
 
+std::int64_t subscriptions(const nats_server& bus) {
+  static const std::regex monitor(R"(Starting http monitor on [0-9.]+:(\d+))");
+  std::smatch found;
+  const std::string output = bus.output();
+  if (!std::regex_search(output, found, monitor)) {
+    throw std::runtime_error("nats-server has no monitoring port (start it with -m -1):\n" +
+                             output);
+  }
+  rdv::test::client c(static_cast<std::uint16_t>(std::stoi(found[1])));
+  c.send("GET /subsz HTTP/1.1\r\nHost: nats\r\n\r\n");
+  const auto r = c.read_response();
+  if (r.status != 200) throw std::runtime_error("GET /subsz answered " + std::to_string(r.status));
+  return boost::json::parse(r.body).at("num_subscriptions").to_number<std::int64_t>();
+}
+
 boost::json::object bus_stats(ch10::hub& hub) { return hub.stats().at("bus").as_object(); }
 
 bool wait_connected(ch10::hub& hub, bool connected, std::chrono::milliseconds limit) {

@@ -68,6 +68,10 @@ private:
   std::uint16_t port_ = 0;
 };
 
+// How many subscriptions `bus` holds, from every client, as its monitoring
+// port says (/subsz): the bus must have been started with "-m", "-1".
+std::int64_t subscriptions(const nats_server& bus);
+
 // A hub of chapter 11 joined to `bus` as `name`, with `args` besides.
 ch10::hub bus_hub(const nats_server& bus, const std::string& name,
                   std::vector<std::string> args = {});
