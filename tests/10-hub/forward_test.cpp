@@ -55,6 +55,28 @@ TEST(Forward, CarriesTheRequestWithTheHubsFieldsInsteadOfHopByHopOnes) {
   EXPECT_EQ(f.field("Forwarded"), "for=127.0.0.1") << seen;
 }
 
+TEST(Forward, TellsTheBackendTheMillisecondsLeftNotTheSeconds) {
+  explained_in("ch10-forward");
+  ch10::test_backend backend;
+  ch10::hub hub({"--backend", backend.address(), "--timeout-ms", "60000"});
+  // Whatever the hub took to forward them, three requests that asked for
+  // these times are not all left with a whole number of tenths of a second.
+  std::vector<std::unique_ptr<rdv::test::client>> clients;
+  std::string values;
+  bool all_rounded = true;
+  for (const long long asked : {1234LL, 2345LL, 3456LL}) {
+    clients.push_back(std::make_unique<rdv::test::client>(hub.front()));
+    clients.back()->send(ch10::get("/left", "X-Hub-Timeout-Ms: " + std::to_string(asked) + "\r\n"));
+    const long long left = std::atoll(backend.next().field("X-Hub-Deadline-Ms").c_str());
+    EXPECT_TRUE(left > 0 && left <= asked) << left << " ms left of the " << asked << " asked for";
+    values += std::to_string(left) + " of " + std::to_string(asked) + "; ";
+    all_rounded = all_rounded && left % 100 == 0;
+  }
+  EXPECT_FALSE(all_rounded) << "X-Hub-Deadline-Ms is the milliseconds left, not a rounding of "
+                               "them: "
+                            << values;
+}
+
 TEST(Forward, FramesABodyExactlyWhenTheClientFramedOne) {
   explained_in("ch10-forward");
   ch10::test_backend backend;

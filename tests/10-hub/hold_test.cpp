@@ -5,6 +5,7 @@
 #include "hold.hpp"
 #include "reply_handler.hpp"
 
+#include "counted_calls.hpp"
 #include "in_process.hpp"
 
 #include "address.hpp"
@@ -551,15 +552,18 @@ TEST(Hold, AReplyToAProcessThatEndsWithoutAVerdictIsRefused) {
 TEST(Hold, AVerdictThatTakesItsTimeIsWaitedFor) {
   explained_in("ch10-deliver");
   std::optional<bool> got;
+  std::size_t timers_before = 0, timers_set_while_delivering = 0;
   const std::string crash = run([&] {
-    proc::spawn([] {  // takes the name and the delivery, and answers three seconds later
+    proc::spawn([&] {  // takes the name and the delivery, and answers three seconds later
       proc::register_name(id, proc::self());
       const auto d = proc::receive<rdv::hub::delivery>();
+      timers_set_while_delivering = ch10::timerfd_settime_calls() - timers_before;
       struct never {};  // nothing else comes: the after() clause is a three-second pause
       proc::receive([](const never&) {}, proc::after(3s, [] {}));
       proc::answer(d.from, rdv::hub::verdict::taken);
     });
     proc::yield();
+    timers_before = ch10::timerfd_settime_calls();
     got = taken(text("slow"));
   });
   ASSERT_EQ(crash, "");
@@ -567,6 +571,35 @@ TEST(Hold, AVerdictThatTakesItsTimeIsWaitedFor) {
   EXPECT_TRUE(*got) << "the process took the reply, three seconds later: deliver() waits for the "
                        "verdict as long as the process lives, and learns of its end from its "
                        "monitor, not from a deadline of its own";
+  EXPECT_EQ(timers_set_while_delivering, 0u)
+      << "deliver() set a timer while it waited for the verdict: it waits as long as the "
+         "process lives, with no deadline of its own";
+}
+
+TEST(Hold, WatchesAConnectionWithOneSystemCallHoweverOftenItIsHeld) {
+  explained_in("ch10-disconnect");
+  rdv::hub::hub_stats stats;
+  std::size_t after_first = 0, after_all = 0;
+  const std::string crash = run([&] {
+    auto [server, client] = connect(proc::current_io_context());
+    const int fd = server.native_handle();
+    const proc::pid holder = proc::spawn([&] {  // a kept-alive connection's process
+      for (int i = 0; i < 10; ++i) {
+        rdv::hub::hold held(held_id, server, stats);
+        (void)held.wait(std::chrono::steady_clock::now() + 10s);
+        if (i == 0) after_first = ch10::epoll_ctl_calls(fd);
+      }
+      after_all = ch10::epoll_ctl_calls(fd);
+    });
+    proc::monitor(holder);
+    proc::yield();  // the first hold registers, and waits
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(taken(text("answer"))) << "hold " << i;
+    proc::receive<proc::down>();
+  });
+  ASSERT_EQ(crash, "");
+  EXPECT_EQ(after_all, after_first)
+      << "the nine holds after the first of one connection made " << after_all - after_first
+      << " epoll_ctl() calls for its socket: one per connection, not one per hold";
 }
 
 }  // namespace

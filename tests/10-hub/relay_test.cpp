@@ -91,12 +91,16 @@ TEST(Relay, APlainReplyIsTheBodyWithItsContentTypeAndXHubStatus) {
 
 TEST(Relay, AMessageHttpReplyKeepsItsOwnStatus) {
   explained_in("ch10-relay");
-  held_client held;
-  // X-Hub-Status is for a plain reply: a message/http reply names its own status.
-  const auto r = held.relayed(ch10::http_message("HTTP/1.1 200 OK", "mine"), "message/http",
-                              "X-Hub-Status: 999\r\n");
-  EXPECT_EQ(r.status, 200) << held.client.transcript();
-  EXPECT_EQ(r.body, "mine") << held.client.transcript();
+  // X-Hub-Status is for a plain reply: a message/http reply names its own
+  // status, against a status the field spells wrongly or rightly.
+  for (const char* status : {"999", "404"}) {
+    held_client held;
+    const auto r = held.relayed(ch10::http_message("HTTP/1.1 200 OK", "mine"), "message/http",
+                                "X-Hub-Status: " + std::string(status) + "\r\n");
+    EXPECT_EQ(r.status, 200) << "X-Hub-Status: " << status << '\n' << held.client.transcript();
+    EXPECT_EQ(r.reason, "OK") << held.client.transcript();
+    EXPECT_EQ(r.body, "mine") << held.client.transcript();
+  }
 }
 
 TEST(Relay, APlainReplyCarriesNoFieldOfTheWorkersPost) {

@@ -94,6 +94,23 @@ TEST(Worker, LogsAReplyTheHubDidNotTake) {
   }
 }
 
+TEST(Worker, LogsAReplyThatFoundNoHub) {
+  explained_in("ch10-worker");
+  // A hub that has gone: its reply port refuses connections.
+  const std::uint16_t closed = [] {
+    ch10::test_backend gone;
+    return gone.port();
+  }();
+  rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
+  const ch10::watching crashes(worker);
+  rdv::test::client c(worker.port("backend"));
+  c.send(forward(closed, "/lost"));
+  EXPECT_EQ(c.read_response().status, 202) << c.transcript();
+  EXPECT_TRUE(worker.wait_for_output("worker: reply to /reply/" + id + ": "))
+      << "a reply that reached no hub is lost: the log should say so, with the error:\n"
+      << worker.output();
+}
+
 TEST(Worker, RefusesARequestWithoutAReplyAddress) {
   explained_in("ch10-worker");
   rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
