@@ -70,6 +70,12 @@ TEST(HttpDate, ReadsTheThreeFormatsRfc9110Requires) {
             sys_days(2070y / January / 1) + 0s);
   EXPECT_EQ(rdv::http::parse_http_date("Monday, 01-Jan-35 00:00:00 GMT", now),
             sys_days(2035y / January / 1) + 0s);
+  EXPECT_EQ(rdv::http::parse_http_date("Wednesday, 01-Jan-75 00:00:00 GMT", now),
+            sys_days(2075y / January / 1) + 0s)
+      << "fifty years ahead, and no more: this century";
+  EXPECT_EQ(rdv::http::parse_http_date("Thursday, 01-Jan-76 00:00:00 GMT", now),
+            sys_days(1976y / January / 1) + 0s)
+      << "more than fifty years ahead: the century before";
 }
 
 TEST(HttpDate, RejectsWhatIsNotADate) {

@@ -10,6 +10,7 @@
 namespace {
 
 std::atomic<ch08::sendfile_fault> next_fault{ch08::sendfile_fault::none};
+std::atomic<std::size_t> last_count{0};
 
 }  // namespace
 
@@ -24,10 +25,12 @@ rdv::files::sendfile_result faulty_sendfile_some(int socket, int file, std::uint
 
 rdv::files::sendfile_result faulty_sendfile_some(int socket, int file, std::uint64_t offset,
                                                  std::size_t count) noexcept {
+  last_count = count;
   const ch08::sendfile_fault fault = next_fault.exchange(ch08::sendfile_fault::none);
   switch (fault) {
   case ch08::sendfile_fault::none: break;
   case ch08::sendfile_fault::interrupted: return {0, EINTR};
+  case ch08::sendfile_fault::reset: return {0, ECONNRESET};
   case ch08::sendfile_fault::sent_then_full:
   case ch08::sendfile_fault::sent_then_interrupted: {
     const rdv::files::sendfile_result r = real_sendfile_some(socket, file, offset, count);
@@ -41,5 +44,7 @@ rdv::files::sendfile_result faulty_sendfile_some(int socket, int file, std::uint
 namespace ch08 {
 
 void fail_next_sendfile(sendfile_fault fault) { next_fault = fault; }
+
+std::size_t last_count_asked() { return last_count; }
 
 }  // namespace ch08

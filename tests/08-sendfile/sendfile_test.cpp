@@ -186,6 +186,27 @@ TEST(AsyncSendfile, CountsTheBytesOfACallThatAlsoReportsAFullBuffer) {
   expect_every_byte_despite(ch08::sendfile_fault::sent_then_full);
 }
 
+TEST(AsyncSendfile, AsksForWhatIsLeftEvenPastFourGibibytes) {
+  explained_in("ch08-sendfile");
+  temp_file f("x");
+  socket_pair s;
+  outcome o;
+  // 4 GiB and 100 bytes: its first call (which the client's leaving ends)
+  // asks for more than the 100 bytes a count cut to 32 bits keeps.
+  const std::uint64_t count = (std::uint64_t{1} << 32) + 100;
+  ch08::fail_next_sendfile(ch08::sendfile_fault::reset);
+  rdv::files::async_sendfile(
+      s.sender, f.file.get(), 0, count,
+      [&](boost::system::error_code ec, std::uint64_t sent) { o = {true, ec, sent}; });
+  run_until(s.io, [&] { return o.done; });
+  ASSERT_TRUE(o.done) << "the operation never completed";
+  EXPECT_EQ(o.ec, boost::system::error_code(ECONNRESET, boost::system::system_category()))
+      << o.ec.message();
+  EXPECT_GT(ch08::last_count_asked(), 100u)
+      << "of 4 GiB and 100 bytes, sendfile was asked for " << ch08::last_count_asked()
+      << ": was the count cut to 32 bits?";
+}
+
 TEST(AsyncSendfile, LeavesTheSocketBlockingForItsOwnersCalls) {
   explained_in("ch08-async-sendfile");
   temp_file f("1234567");

@@ -68,6 +68,12 @@ TEST_F(StaticServer, AnswersHeadWithTheHeadOnly) {
   EXPECT_EQ(r.field("Content-Length"), std::to_string(ch08::temp_root::big_size)) << c.transcript();
   c.send(get("/hello.txt"));  // no stray body bytes in between
   EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+  c.send("HEAD /big.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\n\r\n");
+  const auto ranged = c.read_response(true);
+  EXPECT_EQ(ranged.status, 200) << "a Range is for GET alone: HEAD ignores it\n" << c.transcript();
+  EXPECT_EQ(ranged.field("Content-Length"), std::to_string(ch08::temp_root::big_size))
+      << c.transcript();
+  EXPECT_FALSE(ranged.has_field("Content-Range")) << c.transcript();
 }
 
 TEST_F(StaticServer, ServesIndexHtmlForADirectory) {
@@ -101,8 +107,13 @@ TEST_F(StaticServer, RedirectsToALocalPathWhateverTheTargetNames) {
 
 TEST_F(StaticServer, Answers404ForWhatIsNotThere) {
   explained_in("ch08-handler");
-  for (const char* target : {"/missing.txt", "/no-index/", "/hello.txt/", "/hello.txt/.",
-                             "/hello.txt/%2e", "/docs/missing/x.html"}) {
+  tree.link("loop-a", "loop-b");  // links that lead to each other, and never to a file
+  tree.link("loop-b", "loop-a");
+  const std::string too_long = "/" + std::string(300, 'a');  // a name over the system's 255
+  for (const std::string& target :
+       {std::string("/missing.txt"), std::string("/no-index/"), std::string("/hello.txt/"),
+        std::string("/hello.txt/."), std::string("/hello.txt/%2e"),
+        std::string("/docs/missing/x.html"), std::string("/loop-a"), too_long}) {
     c.send(get(target));
     const auto r = c.read_response();
     EXPECT_EQ(r.status, 404) << target << "\n" << c.transcript();
