@@ -29,8 +29,9 @@ struct range_decision {
 /// and `-n` (the last n bytes) is answered; a last byte past the end is cut
 /// to the end. Asking for several ranges gets the whole file: a server may
 /// ignore Range, and a multipart/byteranges answer is seldom worth it. So do
-/// other units and bad syntax. Unsatisfiable: a first byte at or past the
-/// end, or `-0`.
+/// other units and bad syntax, a last byte before the first among it (even
+/// when the first is past the end). Unsatisfiable: a first byte at or past
+/// the end, or `-0`.
 range_decision decide_range(std::optional<std::string_view> range, std::uint64_t length);
 
 /// The Content-Range value of a 206 (`bytes 0-99/1000`) or, for a 416,
