@@ -35,8 +35,10 @@ struct forward_tags {
 bool is_hop_by_hop(std::string_view name, const http::field_list& fields);
 
 /// Whether the hub writes the field `name` itself, so that a client's (or a
-/// worker's) own value must not pass: Content-Length (the hub frames bodies)
-/// and the X-Hub-* fields of the hub protocol (the book's appendix A1).
+/// worker's) own value must not pass: Content-Length (the hub frames bodies),
+/// the X-Hub-* fields of the hub protocol (the book's appendix A1), and
+/// Forwarded (clients connect to the hub itself: a client's own Forwarded
+/// would let it pass for any address).
 bool set_by_hub(std::string_view name);
 
 /// Writes into `out` (after clearing it) the HTTP/1.1 request that forwards

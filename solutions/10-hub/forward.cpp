@@ -52,9 +52,9 @@ bool is_hop_by_hop(std::string_view name, const http::field_list& fields) {
 //! [is_hop_by_hop]
 
 bool set_by_hub(std::string_view name) {
-  static constexpr std::array<std::string_view, 5> ours{"Content-Length", "X-Hub-Request-Id",
-                                                        "X-Hub-Reply-To", "X-Hub-Deadline-Ms",
-                                                        "X-Hub-Timeout-Ms"};
+  static constexpr std::array<std::string_view, 6> ours{"Content-Length",   "X-Hub-Request-Id",
+                                                        "X-Hub-Reply-To",   "X-Hub-Deadline-Ms",
+                                                        "X-Hub-Timeout-Ms", "Forwarded"};
   for (const std::string_view own : ours) {
     if (http::iequals(name, own)) return true;
   }

@@ -23,7 +23,7 @@ TEST(Forward, CarriesTheRequestWithTheHubsFieldsInsteadOfHopByHopOnes) {
          "Connection: keep-alive, X-Conn-Only\r\nX-Conn-Only: secret\r\nKeep-Alive: timeout=5\r\n"
          "TE: trailers\r\nUpgrade: websocket\r\nProxy-Authorization: Basic Zm9vOmJhcg==\r\n"
          "Proxy-Connection: keep-alive\r\nX-Hub-Request-Id: 00000000000000000000000000000000\r\n"
-         "X-Hub-Timeout-Ms: 30000\r\nX-Trace: abc\r\nX-Trace: def\r\n"
+         "X-Hub-Timeout-Ms: 30000\r\nX-Trace: abc\r\nX-Trace: def\r\nForwarded: for=6.6.6.6\r\n"
          "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
   const ch10::forwarded f = backend.next();
   const std::string seen = "the backend got:\n" + f.head() + "hub output:\n" + hub.output();
@@ -53,6 +53,9 @@ TEST(Forward, CarriesTheRequestWithTheHubsFieldsInsteadOfHopByHopOnes) {
       << "X-Hub-Deadline-Ms: the milliseconds left of the 30 s the client asked for\n"
       << seen;
   EXPECT_EQ(f.field("Forwarded"), "for=127.0.0.1") << seen;
+  EXPECT_EQ(f.count("Forwarded"), 1u)
+      << "the client's own Forwarded would let it pass for any address: the hub says who it is\n"
+      << seen;
 }
 
 TEST(Forward, TellsTheBackendTheMillisecondsLeftNotTheSeconds) {
