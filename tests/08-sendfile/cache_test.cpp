@@ -175,6 +175,21 @@ TEST_F(OpenFileCache, GivesBackTheWatchesOfWhatItDoesNotKeep) {
   EXPECT_EQ(cache.watches(), 0u) << "nor for what was dropped";
 }
 
+TEST_F(OpenFileCache, KeepsAWatchThatWhatItKeepsSharesWithWhatItDoesNot) {
+  tree.write("docs/page.html", "old\n");
+  tree.write("docs/sub/other.html", "other\n");
+  const auto old = open("docs/page.html");
+  // A directory, not kept: it gives back the share of docs's watch it took.
+  ASSERT_TRUE(open("docs/sub"));
+  ASSERT_EQ(open("docs/page.html"), old) << "docs/page.html is kept";
+  std::filesystem::rename(at("docs"), at("docs.old"));
+  tree.write("docs/page.html", "new\n");
+  const auto now = open("docs/page.html");
+  ASSERT_NE(now, old) << "docs was renamed; the watch that tells it is docs/page.html's too, "
+                         "and must outlive the share of it that was given back";
+  EXPECT_EQ(bytes_of(*now), "new\n");
+}
+
 TEST_F(OpenFileCache, KeepsNoMoreThanItsCapacityDroppingTheLeastRecentlyUsed) {
   open_file_cache small(root, 2);
   boost::system::error_code ec;
