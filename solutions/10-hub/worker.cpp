@@ -99,8 +99,9 @@ void worker::post_reply(const reply_address& to, const std::string& message) {
   //       method, target and Content-Type? An HTTP/1.1 request also needs a
   //       Host field, and a body needs framing.
   // HINT: hubs_.exchange() sends a request on a kept-alive connection and
-  //       returns the status. Which statuses mean the client got it, and
-  //       which mean it did not?
+  //       returns the status, or an error by its deadline: a few seconds
+  //       is plenty for a hub on the same network. Which statuses mean the
+  //       client got it, and which mean it did not?
   // STUB: (void)message;
   const std::string request =
       "POST " + to.path + " HTTP/1.1\r\nHost: " + to.host + ':' + to.port +
