@@ -10,6 +10,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -85,6 +86,39 @@ TEST_F(Call, ACallGetsItsAnswerAndLeavesNoDownBehindWhenTheCalleeEndsRightAfter)
   run_all();
   EXPECT_EQ(got, 42);
   EXPECT_FALSE(down_left) << "the callee's down should not outlive the call";
+}
+
+TEST_F(Call, ACallLeavesNoMonitorBehindWhenTheCalleeLivesOn) {
+  explained_in("ch06-call");
+  std::vector<std::size_t> monitors_after;  // after each call
+  std::optional<int> unanswered = 0;
+  bool down_left = true;
+  const pid callee = node.spawn([] {
+    for (int i = 0; i < 2; ++i) {
+      const auto asked = receive<double_it>();
+      answer(asked.from, 2 * asked.n);
+    }
+    (void)receive<double_it>();    // the third call goes unanswered
+    (void)receive<std::string>();  // and the callee lives on, till told to end
+  });
+  node.spawn([&] {
+    for (const int n : {1, 2}) {
+      EXPECT_EQ(call<int>(callee, [n](caller me) { return double_it{me, n}; }), 2 * n);
+      monitors_after.push_back(node.monitor_count());
+    }
+    unanswered =
+        call<int>(callee, [](caller me) { return double_it{me, 3}; }, clock_type::now() + 20ms);
+    monitors_after.push_back(node.monitor_count());
+    send(callee, std::string("end"));
+    monitor(callee);
+    (void)receive<down>();  // this monitor's
+    down_left = receive_now([](down&) {});
+  });
+  run_all();
+  EXPECT_EQ(unanswered, std::nullopt);
+  EXPECT_EQ(monitors_after, (std::vector<std::size_t>{0, 0, 0}))
+      << "a call that returned, answered or not, should have taken its monitor off the callee";
+  EXPECT_FALSE(down_left) << "the callee's end, long after the calls, sent downs nobody asked for";
 }
 
 TEST_F(Call, ACallEndsWhenTheCalleeEndsWithoutAnswering) {

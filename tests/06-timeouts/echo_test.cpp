@@ -179,16 +179,34 @@ TEST_F(Echo, HangsUpOnAClientThatTakesNothingItIsSent) {
 TEST_F(Echo, HangsUpOnAClientWhoseWindowShutsInTheMiddleOfAnEcho) {
   explained_in("ch06-idle");
   // The first write of the echo moves one byte of six, and the client's
-  // window shuts then: the write of the other five waits, as long as the
-  // deadline lets it, and no longer.
+  // window shuts then: the write of the other five waits, as long as its
+  // own deadline lets it (the whole idle time, however late in the read's
+  // idle time the bytes came), and no longer.
   const ch06::window_shuts_after_one_byte shut(port);
   rdv::test::client c(port, idle * 10);
+  std::this_thread::sleep_for(idle * 6 / 10);  // well inside the idle time
+  const auto sent = clock_type::now();
   c.send("hello\n");
   EXPECT_EQ(c.read_exactly(1), "h") << c.transcript();
   EXPECT_TRUE(c.wait_closed())
       << "the rest of a write that came back short waited for a shut window for "
       << 10 * idle.count() << " ms: only the first write of the echo had a deadline?\n"
       << c.transcript();
+  const auto closed_after = clock_type::now() - sent;
+  EXPECT_GE(closed_after, idle) << "the write of what a read brought has an idle time of its own, "
+                                   "not what was left of the read's";
+  EXPECT_LT(closed_after, idle * 18 / 10) << "nor more than one";
+}
+
+TEST_F(Echo, AClientThatResetsWhileItsEchoIsWrittenEndsItsConnectionQuietly) {
+  explained_in("ch06-echo");
+  const ch06::connection_resets_after_one_byte reset(port);
+  rdv::test::client c(port, idle * 10);
+  c.send("hello\n");
+  EXPECT_EQ(c.read_exactly(1), "h") << c.transcript();
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
+  // The fixture's end checks that no connection's process crashed: a reset
+  // during a write is one of the ways a connection ends, as during a read.
 }
 
 TEST_F(Echo, EveryByteFromTheClientPutsOffTheIdleTimeout) {

@@ -13,8 +13,9 @@ namespace {
 
 std::atomic<std::uint16_t> shut_port{0};  // 0: no fault
 std::atomic<bool> first_byte_sent{false};
+std::atomic<int> error_after{EAGAIN};  // what every send after the first byte fails with
 
-enum class fault { none, one_byte, full };
+enum class fault { none, one_byte, full };  // full: no room, or error_after
 
 fault fault_for(int socket, std::size_t length) {
   const std::uint16_t port = shut_port.load();
@@ -50,7 +51,7 @@ ssize_t faulty_send(int socket, const void* data, std::size_t length, int flags)
   switch (fault_for(socket, length)) {
   case fault::none: break;
   case fault::one_byte: return real_send(socket, data, 1, flags);
-  case fault::full: errno = EAGAIN; return -1;
+  case fault::full: errno = error_after; return -1;
   }
   return real_send(socket, data, length, flags);
 }
@@ -63,7 +64,7 @@ ssize_t faulty_sendmsg(int socket, const ::msghdr* message, int flags) {
                                      [](const ::iovec& v) { return v.iov_len != 0; });
     return real_send(socket, first->iov_base, 1, flags);
   }
-  case fault::full: errno = EAGAIN; return -1;
+  case fault::full: errno = error_after; return -1;
   }
   return real_sendmsg(socket, message, flags);
 }
@@ -72,9 +73,18 @@ namespace ch06 {
 
 window_shuts_after_one_byte::window_shuts_after_one_byte(std::uint16_t port) {
   first_byte_sent = false;
+  error_after = EAGAIN;
   shut_port = port;
 }
 
 window_shuts_after_one_byte::~window_shuts_after_one_byte() { shut_port = 0; }
+
+connection_resets_after_one_byte::connection_resets_after_one_byte(std::uint16_t port) {
+  first_byte_sent = false;
+  error_after = ECONNRESET;
+  shut_port = port;
+}
+
+connection_resets_after_one_byte::~connection_resets_after_one_byte() { shut_port = 0; }
 
 }  // namespace ch06

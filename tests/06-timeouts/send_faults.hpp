@@ -21,4 +21,14 @@ public:
   window_shuts_after_one_byte& operator=(const window_shuts_after_one_byte&) = delete;
 };
 
+// The same, but the client resets the connection after the first byte:
+// every send after it fails with ECONNRESET.
+class connection_resets_after_one_byte {
+public:
+  explicit connection_resets_after_one_byte(std::uint16_t port);
+  ~connection_resets_after_one_byte();
+  connection_resets_after_one_byte(const connection_resets_after_one_byte&) = delete;
+  connection_resets_after_one_byte& operator=(const connection_resets_after_one_byte&) = delete;
+};
+
 }  // namespace ch06
