@@ -71,20 +71,18 @@ ssize_t faulty_sendmsg(int socket, const ::msghdr* message, int flags) {
 
 namespace ch06 {
 
-window_shuts_after_one_byte::window_shuts_after_one_byte(std::uint16_t port) {
+first_byte_then::first_byte_then(std::uint16_t port, int error) {
   first_byte_sent = false;
-  error_after = EAGAIN;
+  error_after = error;
   shut_port = port;
 }
 
-window_shuts_after_one_byte::~window_shuts_after_one_byte() { shut_port = 0; }
+first_byte_then::~first_byte_then() { shut_port = 0; }
 
-connection_resets_after_one_byte::connection_resets_after_one_byte(std::uint16_t port) {
-  first_byte_sent = false;
-  error_after = ECONNRESET;
-  shut_port = port;
-}
+window_shuts_after_one_byte::window_shuts_after_one_byte(std::uint16_t port)
+    : first_byte_then(port, EAGAIN) {}
 
-connection_resets_after_one_byte::~connection_resets_after_one_byte() { shut_port = 0; }
+connection_resets_after_one_byte::connection_resets_after_one_byte(std::uint16_t port)
+    : first_byte_then(port, ECONNRESET) {}
 
 }  // namespace ch06
