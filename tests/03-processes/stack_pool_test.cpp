@@ -269,22 +269,27 @@ void refuse_madvise(int advice) {
   }
 }
 
-// In a child: asks a guarded pool for a stack once madvise(2) can no longer
-// install guard pages, and exits with 0 if the pool refused with the errno,
-// handing nothing out; else says what it did and exits with 1.
+// In a child: asks a guarded pool for a stack, twice, once madvise(2) can no
+// longer install guard pages, and exits with 0 if the pool refused with the
+// errno both times, handing nothing out; else says what it did and exits
+// with 1.
 [[noreturn]] void allocate_without_guard_pages() {
   stack_pool pool({.size = stack_size, .guard_pages = true});  // finds the kernel able
   refuse_madvise(MADV_GUARD_INSTALL);
-  try {
-    (void)pool.allocate();
-    std::fputs("a stack whose guard page could not be installed was handed out as if it had "
-               "one: throw std::system_error instead\n",
-               stderr);
-    std::_Exit(1);
-  } catch (const std::system_error& e) {
-    if (e.code().value() != ENOMEM) {
-      std::fprintf(stderr, "the error should be madvise's own errno (ENOMEM): %s\n", e.what());
+  for (const char* attempt : {"first", "second"}) {  // the first refusal keeps nothing for later
+    try {
+      (void)pool.allocate();
+      std::fprintf(stderr,
+                   "%s attempt: a stack whose guard page could not be installed was handed out "
+                   "as if it had one: throw std::system_error instead (and keep no such stack "
+                   "for the next allocate())\n",
+                   attempt);
       std::_Exit(1);
+    } catch (const std::system_error& e) {
+      if (e.code().value() != ENOMEM) {
+        std::fprintf(stderr, "the error should be madvise's own errno (ENOMEM): %s\n", e.what());
+        std::_Exit(1);
+      }
     }
   }
   if (pool.in_use() != 0) {
