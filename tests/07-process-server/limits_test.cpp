@@ -128,6 +128,26 @@ TEST(Timeouts, ARequestTricklingInIsCutOffAtItsDeadline) {
   }
 }
 
+TEST(Timeouts, ARequestThatFallsSilentLateIsCutOffAtItsDeadlineNotAfter) {
+  explained_in("ch07-timeouts");
+  // The request's timeout under test; each piece comes within the idle one.
+  ch07::server s(ch07::seven_bytes,
+                 {.idle_timeout = std::chrono::hours(1), .request_timeout = 1000ms});
+  rdv::test::client c(s.thread);
+  const auto started = std::chrono::steady_clock::now();
+  c.send("GET /test HTTP/1.1\r\nHo");
+  std::this_thread::sleep_for(900ms);  // a late byte, still well inside the request's time
+  c.send("s");
+  const auto r = c.read_response();
+  const auto cut_after = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(r.status, 408) << c.transcript();
+  EXPECT_GE(cut_after, 1000ms) << "not before the request's time is up";
+  EXPECT_LT(cut_after, 1600ms)
+      << "the request has one deadline, from its first byte: the read after a late byte waits "
+         "for what is left of it, not for a whole request_timeout more\n"
+      << c.transcript();
+}
+
 // A request whose first bytes came behind an earlier request's, in the same
 // read, has begun: its time runs from then, whether the parser stopped in
 // its head (the bytes wait, unparsed) or after it (a body still to come).
@@ -357,13 +377,20 @@ TEST(SlowReaders, AreDroppedEvenWhenTheySentNothingMore) {
   // request waits unread in the server's socket, so only a reset (drop())
   // ends the connection; a plain close would queue its FIN behind the
   // unsent answer, and the kernel would go on trying to deliver both.
+  // So with a request that closes the connection after its answer.
   const std::string big(16 << 20, 'x');
   ch07::server s(answering(big), {.send_timeout = 300ms});
-  const rdv::test::slow_reader reader(s.thread.port(), get, get.size());
-  EXPECT_EQ(reader.sent(), get.size());
-  EXPECT_TRUE(reader.dropped_within(10s))
-      << "a client that read none of a 16 MiB answer should be reset 300 ms after the server's "
-         "writes stall, though it sent nothing after its request";
+  for (const std::string_view request :
+       {get,
+        std::string_view("GET /test HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")}) {
+    const rdv::test::slow_reader reader(s.thread.port(), request, request.size());
+    EXPECT_EQ(reader.sent(), request.size());
+    EXPECT_TRUE(reader.dropped_within(10s))
+        << "a client that read none of a 16 MiB answer should be reset 300 ms after the server's "
+           "writes stall, though it sent nothing after its request, whatever the request said "
+           "of the connection:\n"
+        << request;
+  }
 }
 
 TEST(SlowReaders, AClientThatReadsSlowlyButReadsGetsItAll) {

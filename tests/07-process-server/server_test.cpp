@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -124,6 +125,44 @@ TEST(ProcessServer, HangsUpWithoutAWordWhenTheHandlerSaysSo) {
   rdv::test::client closing(s.thread);  // whatever the request said of the connection
   closing.send("GET /gone HTTP/1.0\r\n\r\n");
   EXPECT_EQ(how_it_ended(closing), "reset") << closing.transcript();
+}
+
+TEST(ProcessServer, AsksNothingMoreOfTheHandlerOnceItHangsUp) {
+  explained_in("ch07-connection");
+  std::atomic<int> after_hang_up{0};
+  ch07::server s([&after_hang_up](rdv::web::request& request) {
+    if (request.head.target == "/after") ++after_hang_up;
+    if (request.head.target != "/gone") return ch07::seven_bytes(request);
+    rdv::web::response gone;
+    gone.hang_up = true;
+    return gone;
+  });
+  rdv::test::client c(s.thread);
+  c.send("GET /gone HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(how_it_ended(c), "reset") << c.transcript();
+  rdv::test::client next(s.thread);  // served after the hung-up connection's process is done
+  next.send(get);
+  expect_seven_bytes(next, "keep-alive");
+  EXPECT_EQ(after_hang_up.load(), 0)
+      << "a request pipelined behind one whose handler hung up went to the handler: the "
+         "connection was over, and its client gone";
+}
+
+TEST(ProcessServer, KeepsTheConnectionAfterAHandlersErrorStatus) {
+  explained_in("ch07-connection");
+  ch07::server s([](rdv::web::request& request) {
+    if (request.head.target == "/missing") return rdv::web::text_response(404);
+    return ch07::seven_bytes(request);
+  });
+  rdv::test::client c(s.thread);
+  c.send("GET /missing HTTP/1.1\r\nHost: x\r\n\r\n" + std::string(get));
+  const auto missing = c.read_response();
+  EXPECT_EQ(missing.status, 404) << c.transcript();
+  EXPECT_NE(missing.field("Connection"), "close")
+      << "the handler's 404 is an answer like any other: the request's rules and the "
+         "response's close decide whether the connection goes on\n"
+      << c.transcript();
+  expect_seven_bytes(c, "keep-alive");
 }
 
 TEST(ProcessServer, TellsTheHandlerWhoTheClientIs) {
