@@ -10,6 +10,7 @@
 
 #include "rdv/test/book.hpp"
 #include "rdv/test/run_io.hpp"
+#include "rdv/todo.hpp"
 
 #include <gtest/gtest.h>
 
@@ -147,7 +148,12 @@ TEST_F(Token, ManyProcessesWaitOnTheirOwnTimersAtOnce) {
 TEST_F(Token, OnlyAProcessCanWaitWithIt) {
   explained_in("ch06-token");
   asio::steady_timer timer(io, 1ms);
-  EXPECT_THROW(timer.async_wait(use_process), std::logic_error);
+  try {
+    timer.async_wait(use_process);
+    ADD_FAILURE() << "outside a process, use_process should throw std::logic_error";
+  } catch (const rdv::todo&) {
+    throw;  // the exercise's stub (a logic_error too) is no answer
+  } catch (const std::logic_error&) {}
 }
 
 TEST_F(Token, WithinCancelsAnOperationThatTakesTooLong) {
