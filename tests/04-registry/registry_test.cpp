@@ -33,11 +33,18 @@ protected:
   scheduler node{{.crash_log = &crashes}};
   pid keeper = node.spawn([] { receive<stop>(); });
 
-  // Runs `body` in a process of its own, then runs the scheduler.
+  // Runs `body` in a process of its own, then runs the scheduler; fails
+  // the test if the body did not run to its end (an exception ends its
+  // process, and would skip every check after the throw).
   template <class F>
   void in_process(F body) {
-    node.spawn(std::move(body));
+    bool finished = false;
+    node.spawn([&finished, body = std::move(body)]() mutable {
+      body();
+      finished = true;
+    });
     node.run();
+    EXPECT_TRUE(finished) << "the test's process ended before its last check:\n" << crashes.str();
   }
   // What `call` throws, as text ("" when it throws nothing).
   template <class F>
