@@ -110,9 +110,12 @@ endfunction()
 #   chapter's checked Going-further item: test_chNN_further runs them against
 #   the reference (rdv_chNN_further, labelled further), and
 #   test_chNN_further_exercise, built only when asked for, against the
-#   learner's code (./course check NN --further).
+#   learner's code (./course check NN --further). WRAP names functions
+#   (linker symbols) that the SOURCES stand in for, with __wrap_ and
+#   __real_ names (the linker's --wrap): in the solution's and the
+#   exercise's test programs, every call of each goes to the stand-in.
 function(rdv_add_chapter_tests number)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;DEPENDS;LABELS;SOAK;FURTHER")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;DEPENDS;LABELS;SOAK;FURTHER;WRAP")
   get_property(bin GLOBAL PROPERTY RDV_CHAPTER_${number}_BIN)
   set(bin "${CMAKE_BINARY_DIR}/${bin}")
   if(arg_FURTHER AND TARGET rdv_ch${number}_further)
@@ -149,6 +152,9 @@ function(rdv_add_chapter_tests number)
       set(bin_dir "${bin}/exercise")
     endif()
     _rdv_test_program(${target} "${arg_SOURCES}" ${library} "${arg_DEPENDS}" "${bin_dir}")
+    foreach(symbol IN LISTS arg_WRAP)
+      target_link_options(${target} PRIVATE "LINKER:--wrap=${symbol}")
+    endforeach()
     add_test(NAME ch${number}.${kind} COMMAND ${target})
     set_tests_properties(ch${number}.${kind} PROPERTIES
       LABELS "ch${number};${kind};${arg_LABELS}" TIMEOUT 600)
