@@ -97,10 +97,7 @@ TEST(Worker, LogsAReplyTheHubDidNotTake) {
 TEST(Worker, LogsAReplyThatFoundNoHub) {
   explained_in("ch10-worker");
   // A hub that has gone: its reply port refuses connections.
-  const std::uint16_t closed = [] {
-    ch10::test_backend gone;
-    return gone.port();
-  }();
+  const std::uint16_t closed = ch10::refused_port();
   rdv::test::program worker(rdv::test::built_program("worker"), {"--listen", "127.0.0.1:0"});
   const ch10::watching crashes(worker);
   rdv::test::client c(worker.port("backend"));
