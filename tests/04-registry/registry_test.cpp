@@ -251,6 +251,19 @@ TEST_F(Names, ARegistryAsksItsOwnSchedulerWhetherAProcessLives) {
   EXPECT_EQ(names.find("kept"), keeper);
 }
 
+TEST_F(Names, ARegistryRefusesANameItHoldsWhateverSchedulerIsCurrent) {
+  explained_in("ch04-register");
+  registry& names = node.use<registry>();
+  names.add("kept", keeper);
+  const pid second = node.spawn([] { receive<stop>(); });
+  scheduler other;  // the current scheduler now: its own registry has no names
+  EXPECT_NE(error_of([&] { names.add("kept", second); }), "")
+      << "\"kept\" is taken in this registry; whether it is taken is a question for the "
+         "registry's own maps, not for whereis(), which asks the current scheduler's registry";
+  EXPECT_EQ(names.find("kept"), keeper) << "the name stays with its first owner";
+  EXPECT_EQ(names.name_of(second), std::nullopt) << "and the refused process has no name";
+}
+
 TEST_F(Names, ANamedProcessEndsWithoutAllocating) {
   explained_in("ch04-release");
   const std::string name(40, 'n');           // too long to live inside a string

@@ -100,6 +100,41 @@ TEST_F(AwaitName, AWaiterFindsTheNameAsItIsWhenItRuns) {
   EXPECT_EQ(found, other) << "the second register_name(\"fickle\", ...) should end the wait";
 }
 
+TEST_F(AwaitName, AWaiterThatWaitsOnLeavesTheOtherWaitersWaiting) {
+  explained_in("ch04-further");
+  std::optional<pid> first;
+  std::optional<pid> second;
+  node.spawn([&first] { first = await_name("fickle"); });
+  node.run();
+  node.spawn([this] {
+    register_name("fickle", keeper);  // wakes the first waiter, which runs later...
+    unregister_name("fickle");
+  });
+  node.spawn([&second] { second = await_name("fickle"); });  // ...after this one waits too
+  node.run();
+  ASSERT_FALSE(first) << "the name was free again when the first waiter ran";
+  EXPECT_EQ(node.use<registry>().awaiting(), 2u)
+      << "both processes wait for \"fickle\": the first one, woken for nothing, waits on, and "
+         "its entry is its own to take out, not the second waiter's";
+  node.spawn([this] { register_name("fickle", other); });
+  node.run();
+  EXPECT_EQ(first, other);
+  EXPECT_EQ(second, other) << "the second waiter should wake too when \"fickle\" is registered";
+  EXPECT_EQ(node.use<registry>().awaiting(), 0u) << "nobody waits any more";
+}
+
+TEST_F(AwaitName, ANameGivenByTheRegistryItselfWakesTheWaiters) {
+  explained_in("ch04-further");
+  std::optional<pid> found;
+  node.spawn([&found] { found = await_name("direct"); });
+  node.run();
+  node.use<registry>().add("direct", keeper);  // not through register_name()
+  node.run();
+  EXPECT_EQ(found, keeper) << "registry::add() gives the name, so it is where the waiters wake: "
+                              "a name given through it should end the wait as well";
+  EXPECT_EQ(node.use<registry>().awaiting(), 0u) << "nobody waits any more";
+}
+
 TEST_F(AwaitName, AWaiterThatEndsWhileWaitingLeavesNothingBehind) {
   explained_in("ch04-further");
   std::optional<std::size_t> left;
