@@ -37,10 +37,15 @@ bool contains(std::string_view text, std::string_view token) {
                      [](char a, char b) { return lower(a) == b; }) != text.end();
 }
 
-// Whether the header field `field` ("Name: value") is called `name`.
+// Whether the header field `field` ("Name: value") is called `name`. HTTP
+// allows no whitespace before the colon, but some parsers skip it, and a
+// client could count on that ("Content-Length : 5"): so it is skipped here
+// too, and such a field is the field it names.
 bool is_named(std::string_view field, std::string_view name) {
-  return field.size() > name.size() && field[name.size()] == ':' &&
-         contains(field.substr(0, name.size()), name);
+  if (field.size() <= name.size() || !contains(field.substr(0, name.size()), name)) return false;
+  auto rest = field.substr(name.size());
+  while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+  return rest.starts_with(':');
 }
 
 // Whether the comma-separated list `value` ("TE, close") holds the option

@@ -82,8 +82,19 @@ TEST(KeepsAlive, FollowsTheVersionAndTheConnectionField) {
       {"GET / HTTP/1.0\r\nConnection: keep-alive\r\nConnection: close", false},
       {"GET / HTTP/1.0\r\nConnection: close\r\nConnection: keep-alive", false},
       {"GET / HTTP/1.0\r\nConnection: TE\r\nConnection: Keep-Alive", true},
-      // A body after a Connection field still cannot be skipped.
+      // A body after a Connection field still cannot be skipped, in either version.
       {"POST / HTTP/1.1\r\nConnection: keep-alive\r\nContent-Length: 5", false},
+      {"POST / HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: 5", false},
+      {"POST / HTTP/1.0\r\nContent-Length: 5\r\nConnection: Keep-Alive", false},
+      {"POST / HTTP/1.0\r\nConnection: Keep-Alive\r\nTransfer-Encoding: chunked", false},
+      // A length this server cannot read is no reason to crash, nor to stay.
+      {"POST / HTTP/1.1\r\nContent-Length: abc", false},
+      {"POST / HTTP/1.1\r\nContent-Length:", false},
+      {"POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999", false},
+      // Whitespace before the colon is not allowed, but some parsers skip it.
+      {"POST / HTTP/1.1\r\nContent-Length : 5", false},
+      {"POST / HTTP/1.1\r\nTransfer-Encoding\t: chunked", false},
+      {"GET / HTTP/1.1\r\nConnection : close", false},
   };
   for (const auto& [head, expected] : cases) {
     EXPECT_EQ(rdv::keepalive::keeps_alive(head), expected)
@@ -392,6 +403,8 @@ TEST_F(KeepAlive, ClientLeavingMidRequestDoesNotDisturbOthers) {
     EXPECT_TRUE(leaving.wait_closed()) << "the end of the client's stream ends the connection: "
                                           "nothing more can come\n"
                                        << leaving.transcript();
+    EXPECT_EQ(leaving.received(), "") << "half a head is no request: it gets no answer\n"
+                                      << leaving.transcript();
   }  // `leaving` closes its socket here, half-way through its request
   staying.send(get);
   expect_seven_bytes(staying, "keep-alive");
