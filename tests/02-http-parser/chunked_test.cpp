@@ -182,6 +182,16 @@ TEST(ChunkedBody, HoldsTheTrailersToTheParsersLimits) {
       decode_chunked("1\r\nx\r\n0\r\nA: " + std::string(100, 'a') + "\r\n\r\n", {.max_head = 64}),
       "head_too_large")
       << "a trailer section of over 100 bytes, with limits allowing a head of 64";
+  // A trailer section of exactly max_head bytes, its blank line included, and one byte more.
+  EXPECT_EQ(
+      decode_chunked("1\r\nx\r\n0\r\nA: " + std::string(57, 'a') + "\r\n\r\n", {.max_head = 64}),
+      "x (done, rest \"\")")
+      << "a trailer section of 64 bytes, its blank line included, with limits allowing 64";
+  EXPECT_EQ(
+      decode_chunked("1\r\nx\r\n0\r\nA: " + std::string(58, 'a') + "\r\n\r\n", {.max_head = 64}),
+      "head_too_large")
+      << "a trailer section of 65 bytes, its blank line included, with limits allowing 64: the "
+         "limit counts the section as it counts a head, blank line and all";
 }
 
 TEST(ChunkedBody, StopsAtTheBodyLimit) {
