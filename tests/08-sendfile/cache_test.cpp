@@ -190,6 +190,31 @@ TEST_F(OpenFileCache, KeepsAWatchThatWhatItKeepsSharesWithWhatItDoesNot) {
   EXPECT_EQ(bytes_of(*now), "new\n");
 }
 
+// How many descriptors this process has open.
+std::size_t open_descriptors() {
+  std::size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    (void)entry;
+    ++n;
+  }
+  return n;
+}
+
+TEST_F(OpenFileCache, KeepsNoDescriptorOfTheDirectoriesItWalksThrough) {
+  tree.write("docs/guide/page.html", "kept\n");
+  ASSERT_TRUE(open("docs/guide/page.html"));  // the file kept, and its watches made
+  const std::size_t before = open_descriptors();
+  boost::system::error_code ec;
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_FALSE(cache.open("docs/guide/missing-" + std::to_string(i) + ".html", ec));
+    ASSERT_TRUE(open("docs/guide/page.html"));
+  }
+  EXPECT_EQ(open_descriptors(), before)
+      << "20 files missing under docs/guide, each found missing by walking docs and docs/guide: "
+         "every descriptor opened on the way must be closed again, or any client can use them "
+         "all up with requests for files that are not there";
+}
+
 TEST_F(OpenFileCache, KeepsNoMoreThanItsCapacityDroppingTheLeastRecentlyUsed) {
   open_file_cache small(root, 2);
   boost::system::error_code ec;
@@ -204,6 +229,20 @@ TEST_F(OpenFileCache, KeepsNoMoreThanItsCapacityDroppingTheLeastRecentlyUsed) {
   const auto misses = small.stats().misses;
   small.open("2", ec);
   EXPECT_EQ(small.stats().misses, misses + 1) << "2 was dropped";
+}
+
+TEST_F(OpenFileCache, AFileItDropsStaysOpenForWhoeverStillHoldsIt) {
+  open_file_cache small(root, 1);
+  tree.write("a.txt", "first\n");
+  tree.write("b.txt", "second\n");
+  boost::system::error_code ec;
+  const auto a = small.open("a.txt", ec);  // a response being sent holds it
+  ASSERT_TRUE(a);
+  ASSERT_TRUE(small.open("b.txt", ec));  // makes room by dropping a.txt
+  ASSERT_EQ(small.stats().evicted, 1u);
+  EXPECT_EQ(bytes_of(*a), "first\n")
+      << "the cache dropped a.txt, but a response still sends it: its descriptor must stay open "
+         "until the last holder lets go";
 }
 
 TEST_F(OpenFileCache, WithNoCapacityOpensEveryTime) {

@@ -239,6 +239,15 @@ TEST_F(StaticServer, Answers304ToACurrentCopyAnd412ToAFailedIfMatch) {
   EXPECT_EQ(c.read_response().status, 412) << c.transcript();
   c.send("HEAD /hello.txt HTTP/1.1\r\nHost: x\r\nIf-None-Match: " + etag + "\r\n\r\n");
   EXPECT_EQ(c.read_response(true).status, 304) << c.transcript();
+  // The preconditions come before the range: a range no byte of the file
+  // satisfies changes neither answer into a 416.
+  c.send(get("/hello.txt", "If-None-Match: " + etag + "\r\nRange: bytes=1000-2000\r\n"));
+  EXPECT_EQ(c.read_response().status, 304) << "the client's copy is current, whatever it asks of "
+                                              "the range\n"
+                                           << c.transcript();
+  c.send(get("/hello.txt", "If-Match: \"other\"\r\nRange: bytes=1000-2000\r\n"));
+  EXPECT_EQ(c.read_response().status, 412) << "a failed If-Match is 412, whatever the range\n"
+                                           << c.transcript();
   c.send(get("/hello.txt"));  // and the connection goes on
   EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
 }
@@ -505,6 +514,21 @@ TEST_P(Body, ClosesTheConnectionWhenTheFileShrinksWhileBeingSent) {
   rdv::test::client c(s.thread);  // and the server goes on
   c.send(get("/hello.txt"));
   EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+}
+
+TEST_P(Body, AnswersNothingAfterAFileThatShrankWhileBeingSent) {
+  explained_in("ch08-shrink");
+  constexpr std::uintmax_t huge = 64 * 1024 * 1024;
+  tree.sparse("huge.bin", huge);  // zeros: no answer's head can hide in them
+  const auto d =
+      ch08::fetch_until_closed(s.thread.port(), get("/huge.bin") + get("/hello.txt"), [&] {
+        std::filesystem::resize_file(tree.root() / "huge.bin", 1000);
+      });
+  EXPECT_EQ(d.problem, "") << "the client must see the connection close, not wait forever";
+  EXPECT_EQ(d.body.find("HTTP/1.1"), std::string::npos)
+      << "the body came short of its Content-Length, so the client would read the next answer "
+         "as the rest of it: the connection must end there, with the pipelined request "
+         "unanswered";
 }
 
 TEST_P(Body, ServesOthersWhileOneClientReadsNothing) {
