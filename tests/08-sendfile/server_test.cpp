@@ -10,6 +10,7 @@
 
 #include <boost/asio/write.hpp>
 
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -17,6 +18,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -131,6 +133,24 @@ TEST_F(StaticServer, Answers405WithAllowToOtherMethods) {
   EXPECT_EQ(c.read_response().status, 405) << c.transcript();
   c.send(get("/hello.txt"));  // the connection goes on
   EXPECT_EQ(c.read_response().body, ch08::temp_root::hello) << c.transcript();
+  c.send("get /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(c.read_response().status, 405) << "a method's name is case-sensitive: get is not GET\n"
+                                           << c.transcript();
+}
+
+TEST_F(StaticServer, DatesEveryAnswer) {
+  explained_in("ch08-handler");
+  for (const std::string& request :
+       {get("/hello.txt"), get("/missing.txt"), get("/docs"),
+        get("/hello.txt", "Range: bytes=1000-2000\r\n"),
+        std::string("DELETE /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n")}) {
+    c.send(request);
+    const auto r = c.read_response();
+    EXPECT_TRUE(rdv::http::parse_http_date(r.field("Date")).has_value())
+        << "every answer carries the Date it was made (RFC 9110 section 6.6.1), the " << r.status
+        << " too\n"
+        << c.transcript();
+  }
 }
 
 TEST_F(StaticServer, RefusesWhatIsNotARegularFile) {
@@ -198,6 +218,31 @@ TEST_F(StaticServer, SendsLastModifiedAndAStrongEtag) {
   c.send(get("/hello.txt"));
   EXPECT_NE(c.read_response().field("ETag"), etag) << "a new content, a new tag\n"
                                                    << c.transcript();
+}
+
+TEST_F(StaticServer, TellsApartFilesOfOneSizeAndOneSecond) {
+  explained_in("ch08-conditional");
+  const auto path = tree.root() / "same.txt";
+  // Writes `bytes` to `file` and gives it a modification time of a fixed
+  // second and `nanoseconds`; then the tag the server gives same.txt.
+  const auto tag_after = [&](const std::filesystem::path& file, const std::string& bytes,
+                             long nanoseconds) {
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+    const timespec times[2] = {{1'700'000'000, nanoseconds}, {1'700'000'000, nanoseconds}};
+    EXPECT_EQ(::utimensat(AT_FDCWD, file.c_str(), times, 0), 0);
+    if (file != path) std::filesystem::rename(file, path);  // as cp -p, rsync -t or mv make
+    c.send(get("/same.txt"));
+    return c.read_response().field("ETag");
+  };
+  const std::string first = tag_after(path, "first\n", 100);
+  const std::string second = tag_after(path, "other\n", 200'000'000);
+  EXPECT_NE(second, first) << "the same file, rewritten to the same size within the same "
+                              "second: a strong tag must tell the two contents apart\n"
+                           << c.transcript();
+  const std::string third = tag_after(tree.root() / "same.txt.new", "third\n", 200'000'000);
+  EXPECT_NE(third, second) << "the same size and modification time, but another file in its "
+                              "place\n"
+                           << c.transcript();
 }
 
 TEST_F(StaticServer, AnswersWithWhatIsThereNowThoughItKeepsFilesOpen) {
