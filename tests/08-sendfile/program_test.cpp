@@ -3,6 +3,7 @@
 #include "static_fixture.hpp"
 
 #include "rdv/test/book.hpp"
+#include "rdv/test/loopback.hpp"
 #include "rdv/test/program.hpp"
 #include "rdv/test/slow_reader.hpp"
 #include "rdv/test/tcp_segments.hpp"
@@ -62,6 +63,46 @@ TEST(Program, KeepsFilesOpenUnlessToldNotTo) {
   const auto r = rdv::test::run_to_end(
       server, {"--root", tree.root().string(), "--open-files", "-1", "--listen", "127.0.0.1:0"});
   EXPECT_EQ(r.status, 2) << r.out << r.err;
+}
+
+// The peak of `pid`'s resident memory (VmHWM), in bytes.
+double peak_resident_bytes(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("VmHWM:")) return std::stod(line.substr(6)) * 1024;  // in kB
+  }
+  ADD_FAILURE() << "/proc/" << pid << "/status has no VmHWM line";
+  return 0;
+}
+
+TEST(Program, CopiesAFileThroughABufferOfItsOwnSizeNotTheFiles) {
+  explained_in("ch08-sendfile");
+  const ch08::filled_root tree;
+  constexpr std::uintmax_t huge = 256 * 1024 * 1024;
+  tree.sparse("huge.bin", huge);
+  rdv::test::program p(
+      server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0", "--no-sendfile"});
+  const double before = peak_resident_bytes(p.pid());
+  // A plain socket: a client that kept what it read would hold 256 MiB itself.
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_EQ(rdv::test::connect_to_loopback(fd, p.port("http")), 0);
+  const timeval patience{.tv_sec = 30, .tv_usec = 0};  // a server that stalls fails the test
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+  const std::string request = "GET /huge.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  ASSERT_EQ(::send(fd, request.data(), request.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(request.size()));
+  std::uintmax_t received = 0;
+  static char buffer[1 << 16];
+  for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) {
+    received += static_cast<std::uintmax_t>(n);
+  }
+  ::close(fd);
+  ASSERT_GT(received, huge) << "the head and the whole file, then the server's close";
+  const double grew = peak_resident_bytes(p.pid()) - before;
+  EXPECT_LT(grew, 64.0 * 1024 * 1024)
+      << "serving a file of 256 MiB without sendfile raised the server's peak resident memory by "
+      << grew / (1024 * 1024)
+      << " MiB: the copy goes through a buffer of a fixed size, not one the size of the file";
 }
 
 TEST(Program, ServesAFileOnAFilesystemMountedInsideTheRoot) {
