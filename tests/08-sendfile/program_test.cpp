@@ -65,6 +65,27 @@ TEST(Program, KeepsFilesOpenUnlessToldNotTo) {
   EXPECT_EQ(r.status, 2) << r.out << r.err;
 }
 
+TEST(Program, GivesUpTheFilesItKeepsWhenItRunsOutOfDescriptors) {
+  explained_in("ch08-open-files");
+  const ch08::filled_root tree;
+  constexpr int files = 100;
+  for (int i = 0; i < files; ++i) tree.write("many/" + std::to_string(i) + ".txt", "x\n");
+  // 48 descriptors in all, and a cache that may keep 256 files: the cache
+  // runs the server out of descriptors long before it is full.
+  rdv::test::program p("/usr/bin/prlimit", {"--nofile=48", server, "--root", tree.root().string(),
+                                            "--listen", "127.0.0.1:0", "--open-files", "256"});
+  rdv::test::client c(p.port("http"));
+  for (int i = 0; i < files; ++i) {
+    c.send("GET /many/" + std::to_string(i) + ".txt HTTP/1.1\r\nHost: x\r\n\r\n");
+    const auto r = c.read_response();
+    ASSERT_EQ(r.status, 200)
+        << "file " << i << " of " << files
+        << ", with 48 descriptors: when opening a file fails for want of descriptors, the ones "
+           "the cache keeps are worth less than the response; give them up and try again\n"
+        << p.output();
+  }
+}
+
 // The peak of `pid`'s resident memory (VmHWM), in bytes.
 double peak_resident_bytes(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
