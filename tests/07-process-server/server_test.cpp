@@ -88,6 +88,14 @@ TEST(ProcessServer, HonoursConnectionClose) {
   c.send(get_close);
   expect_seven_bytes(c, "close");
   EXPECT_TRUE(c.wait_closed()) << c.transcript();
+  // Connection is a list of options, and may come in several fields.
+  for (const char* fields :
+       {"Connection: TE, close\r\n", "Connection: TE\r\nConnection: close\r\n"}) {
+    rdv::test::client d(s.thread);
+    d.send(std::string("GET /test HTTP/1.1\r\nHost: x\r\n") + fields + "\r\n");
+    expect_seven_bytes(d, "close");
+    EXPECT_TRUE(d.wait_closed()) << d.transcript();
+  }
 }
 
 TEST(ProcessServer, ClosesInOrderAfterAClientThatSentMoreThanItsLastRequest) {
@@ -508,6 +516,12 @@ TEST(ProcessServer, AnswersHeadWithoutABody) {
   const auto r = c.read_response(true);
   EXPECT_EQ(r.field("Content-Length"), "7") << c.transcript();
   c.send(get);  // no stray body bytes in between
+  expect_seven_bytes(c, "keep-alive");
+  // A method's name is case-sensitive: "head" is another method, whose
+  // answer has its body. Sent without it, the client would take the next
+  // answer's first bytes for it.
+  c.send("head /test HTTP/1.1\r\nHost: x\r\n\r\n" + std::string(get));
+  expect_seven_bytes(c, "keep-alive");
   expect_seven_bytes(c, "keep-alive");
 }
 
