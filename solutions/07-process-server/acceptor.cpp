@@ -47,7 +47,11 @@ void accept_connections(tcp::acceptor& acceptor, handler handle, server_options 
   const auto shared =
       std::make_shared<const service>(service{std::move(handle), std::move(options)});
   const server_options& opts = shared->options;
-  std::size_t open = 0;  // connection processes that have not ended
+  std::size_t open = 0;                             // connection processes that have not ended
+  const auto ended = [&](const proc::down& gone) {  // heard wherever the acceptor waits
+    --open;
+    if (!gone.reason.normal()) log(opts, "connection ", gone.who, " crashed: ", gone.reason);
+  };
   // Each turn accepts one connection. The accept completes as a message, so
   // that while it waits the acceptor also hears of connections that end.
   for (;;) {
@@ -56,12 +60,7 @@ void accept_connections(tcp::acceptor& acceptor, handler handle, server_options 
     boost::system::error_code ec;
     for (bool waiting = true; waiting;) {
       proc::receive(
-          [&](const proc::completed<accepted>& done) { ec = done.error, waiting = false; },
-          [&](const proc::down& gone) {
-            --open;
-            if (!gone.reason.normal())
-              log(opts, "connection ", gone.who, " crashed: ", gone.reason);
-          });
+          [&](const proc::completed<accepted>& done) { ec = done.error, waiting = false; }, ended);
     }
     if (ec == asio::error::operation_aborted) return;  // the acceptor was closed
     if (rdv::out_of_descriptors(ec)) {
@@ -69,8 +68,7 @@ void accept_connections(tcp::acceptor& acceptor, handler handle, server_options 
       // readable: retrying at once would spin. Wait for a connection to end
       // (freeing a descriptor) or for 100 ms.
       log(opts, "accept: ", ec.message(), "; pausing accepts");
-      proc::receive([&](const proc::down&) { --open; },
-                    proc::after(std::chrono::milliseconds(100), [] {}));
+      proc::receive(ended, proc::after(std::chrono::milliseconds(100), [] {}));
       continue;
     }
     if (ec) continue;  // e.g. the client reset before we accepted it
