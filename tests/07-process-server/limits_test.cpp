@@ -66,6 +66,25 @@ TEST(BadInput, GetsTheParsersStatusAndTheConnectionCloses) {
   expect_seven_bytes(next, "keep-alive");
 }
 
+TEST(BadInput, ARefusedUploadThatGoesOnAfterItsAnswerIsReadNotReset) {
+  explained_in("ch07-connection");
+  rdv::web::server_options options;
+  options.limits.max_body = 16;
+  ch07::server s(ch07::seven_bytes, options);
+  rdv::test::client c(s.thread);
+  c.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n");
+  EXPECT_EQ(c.read_response().status, 413) << c.transcript();
+  // Its body comes only now: nothing was unread when the server answered.
+  try {
+    c.send(std::string(1'000'000, 'x'));
+  } catch (const rdv::test::network_error& e) {
+    ADD_FAILURE() << "the client's upload, sent on after its 413 came, met a reset (" << e.what()
+                  << "): a refused request always takes the long way out, reading what still "
+                     "comes for its second, even when nothing waited unread at the answer";
+  }
+  EXPECT_TRUE(c.wait_closed()) << c.transcript();
+}
+
 TEST(BadInput, ARefusedClientThatGoesOnSendingIsClosedSoon) {
   explained_in("ch07-connection");
   ch07::server s;

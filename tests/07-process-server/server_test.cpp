@@ -279,6 +279,13 @@ TEST(ProcessServer, AnswersThatWaitToGoTogetherAreNeverHeldBack) {
       << c.transcript();
   c.send("Host: x\r\n\r\n");
   EXPECT_EQ(c.read_response().body, "/2") << c.transcript();
+  // An answer to HEAD waits its turn like any other.
+  c.send("GET /3 HTTP/1.1\r\nHost: x\r\n\r\nHEAD /4 HTTP/1.1\r\nHost: x\r\n\r\n"
+         "GET /5 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(c.read_response().body, "/3") << "the answers go in the order of the requests\n"
+                                          << c.transcript();
+  EXPECT_EQ(c.read_response(true).field("Content-Length"), "2") << c.transcript();
+  EXPECT_EQ(c.read_response().body, "/5") << c.transcript();
 }
 
 TEST(ProcessServer, AnswersARequestSplitAcrossManySmallWrites) {
