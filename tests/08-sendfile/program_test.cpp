@@ -4,6 +4,7 @@
 
 #include "rdv/test/book.hpp"
 #include "rdv/test/loopback.hpp"
+#include "rdv/test/proc_status.hpp"
 #include "rdv/test/program.hpp"
 #include "rdv/test/slow_reader.hpp"
 #include "rdv/test/tcp_segments.hpp"
@@ -86,16 +87,6 @@ TEST(Program, GivesUpTheFilesItKeepsWhenItRunsOutOfDescriptors) {
   }
 }
 
-// The peak of `pid`'s resident memory (VmHWM), in bytes.
-double peak_resident_bytes(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.starts_with("VmHWM:")) return std::stod(line.substr(6)) * 1024;  // in kB
-  }
-  ADD_FAILURE() << "/proc/" << pid << "/status has no VmHWM line";
-  return 0;
-}
-
 TEST(Program, CopiesAFileThroughABufferOfItsOwnSizeNotTheFiles) {
   explained_in("ch08-sendfile");
   const ch08::filled_root tree;
@@ -103,7 +94,7 @@ TEST(Program, CopiesAFileThroughABufferOfItsOwnSizeNotTheFiles) {
   tree.sparse("huge.bin", huge);
   rdv::test::program p(
       server, {"--root", tree.root().string(), "--listen", "127.0.0.1:0", "--no-sendfile"});
-  const double before = peak_resident_bytes(p.pid());
+  const double before = rdv::test::status_bytes("VmHWM", p.pid());
   // A plain socket: a client that kept what it read would hold 256 MiB itself.
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   ASSERT_EQ(rdv::test::connect_to_loopback(fd, p.port("http")), 0);
@@ -119,7 +110,7 @@ TEST(Program, CopiesAFileThroughABufferOfItsOwnSizeNotTheFiles) {
   }
   ::close(fd);
   ASSERT_GT(received, huge) << "the head and the whole file, then the server's close";
-  const double grew = peak_resident_bytes(p.pid()) - before;
+  const double grew = rdv::test::status_bytes("VmHWM", p.pid()) - before;
   EXPECT_LT(grew, 64.0 * 1024 * 1024)
       << "serving a file of 256 MiB without sendfile raised the server's peak resident memory by "
       << grew / (1024 * 1024)
